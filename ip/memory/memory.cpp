@@ -1,0 +1,91 @@
+#include "ip/memory/memory.h"
+
+#include "platform/registry.h"
+
+namespace trainvp::ip {
+
+void memory::declare(type_decl<memory>& d) {
+    d.describe(
+        "Host DRAM target. Requests share one data channel: a request starts when it arrives "
+        "and the channel is free, occupies it for size/bandwidth, and completes `latency` "
+        "later. So N back-to-back requests of S bytes complete at latency + N*S/bandwidth.");
+    d.param("bandwidth", &memory::m_bandwidth, "25.6GB/s",
+            "Sustained bandwidth of the data channel (default: one DDR4-3200 channel, "
+            "3200 MT/s x 8 B, JEDEC JESD79-4)")
+        .range("1MB/s", "10TB/s");
+    d.param("latency", &memory::m_latency, "80ns",
+            "Access latency added after a request's data has moved (default: typical DDR4 "
+            "load-to-use latency of a server CPU)")
+        .range("0ns", "1ms");
+    d.param("size", &memory::m_size, "16GiB", "Capacity; an access beyond it is an error")
+        .range("1KiB", "16TiB");
+    d.target("target", &memory::target, "mem", "Read and write requests");
+    d.stat("reads", &memory::m_reads, "1", "Read requests served");
+    d.stat("writes", &memory::m_writes, "1", "Write requests served");
+    d.stat("bytes_read", &memory::m_bytes_read, "B", "Bytes read");
+    d.stat("bytes_written", &memory::m_bytes_written, "B", "Bytes written");
+    d.stat("address_errors", &memory::m_errors, "1", "Requests beyond `size`, answered with an "
+                                                       "address error");
+    d.stat("busy_time", &memory::m_busy_ns, "ns", "Time the data channel was moving data");
+    d.headline("utilisation", &memory::m_utilisation, "1",
+               "busy_time / simulated time of the run");
+    d.stat("queue_delay", &memory::m_queue_ns, "ns",
+           "Time a request waited for the data channel");
+    d.signal("busy", &memory::m_busy, "1 while the data channel moves data");
+    d.signal("queue", &memory::m_queue, "Requests waiting for or using the data channel");
+}
+
+memory::memory(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
+    p.apply(*this);
+    target.register_b_transport(this, &memory::b_transport);
+}
+
+void memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time arrival = now + delay;
+    const std::uint64_t len = trans.get_data_length();
+    if (trans.get_address() + len > m_size.bytes || trans.get_address() + len < len) {
+        ++m_errors;
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    const sc_core::sc_time start = arrival > m_busy_until ? arrival : m_busy_until;
+    const sc_core::sc_time xfer(static_cast<double>(m_bandwidth.transfer_time(len).ps),
+                                sc_core::SC_PS);
+    const sc_core::sc_time end = start + xfer;
+    m_busy_until = end;
+    const sc_core::sc_time done =
+        end + sc_core::sc_time(static_cast<double>(m_latency.ps), sc_core::SC_PS);
+    if (done > m_last_done) m_last_done = done;
+
+    if (trans.is_write()) {
+        ++m_writes;
+        m_bytes_written += len;
+    } else {
+        ++m_reads;
+        m_bytes_read += len;
+    }
+    m_busy_ns.add(ns(xfer));
+    m_queue_ns.sample(ns(start - arrival));
+    m_busy.busy(start, end);
+    m_queue.change_at(arrival, +1);
+    m_queue.change_at(end, -1);
+
+    delay = done - now;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    progress();
+}
+
+std::string memory::pending_work() const {
+    if (m_last_done <= sc_core::sc_time_stamp()) return {};
+    return "requests in flight until " + m_last_done.to_string();
+}
+
+void memory::end_of_run() {
+    const double t = ns(sc_core::sc_time_stamp());
+    m_utilisation.set(t > 0 ? m_busy_ns.value() / t : 0.0);
+}
+
+TRAINVP_REGISTER_IP(memory, "memory");
+
+}  // namespace trainvp::ip

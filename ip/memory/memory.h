@@ -1,0 +1,40 @@
+// Host DRAM as a TLM target: requests share one data channel of the given bandwidth
+// (a resource busy until a time) and complete `latency` after their data has moved.
+#pragma once
+
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "platform/ip_module.h"
+#include "traces/traced_level.h"
+
+namespace trainvp::ip {
+
+class memory : public ip_module {
+public:
+    tlm_utils::simple_target_socket<memory> target{"target"};
+
+    memory(const sc_core::sc_module_name& name, const params& p);
+    static void declare(type_decl<memory>& d);
+
+    std::string pending_work() const override;
+    void end_of_run() override;
+
+private:
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+    units::bandwidth m_bandwidth;
+    units::duration m_latency;
+    units::data_size m_size;
+
+    sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time m_last_done = sc_core::SC_ZERO_TIME;
+
+    counter m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;
+    scalar m_busy_ns, m_utilisation;
+    distribution m_queue_ns;
+    traced_level m_busy{traced_level::style::FLAG};
+    traced_level m_queue;
+};
+
+}  // namespace trainvp::ip

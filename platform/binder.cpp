@@ -1,0 +1,144 @@
+#include "platform/binder.h"
+
+#include "platform/did_you_mean.h"
+
+namespace trainvp {
+
+namespace {
+
+std::string role_name(port_role r) { return r == port_role::INITIATOR ? "initiator" : "target"; }
+
+std::string socket_list(const type_info& t) {
+    std::vector<std::string> items;
+    for (const auto& p : t.ports) {
+        items.push_back(p.name + (p.is_array ? "[i]" : "") + " (" + role_name(p.role) + ", " +
+                        p.protocol + ")");
+    }
+    return items.empty() ? "none" : join(items, ", ");
+}
+
+}  // namespace
+
+binder::endpoint binder::resolve(const std::string& path, const connection_desc& c) const {
+    const std::size_t dot = path.rfind('.');
+    const std::string block_path = path.substr(0, dot);
+    std::string socket = path.substr(dot + 1);
+    auto it = m_blocks.find(block_path);
+    if (it == m_blocks.end()) {
+        std::vector<std::string> names;
+        for (const auto& kv : m_blocks) names.push_back(kv.first);
+        throw input_error(c.loc, "connections",
+                          "'" + c.text + "': no block '" + block_path + "'" +
+                              did_you_mean(block_path, names));
+    }
+    ip_module* block = it->second;
+    const type_info& t = block->type();
+
+    std::size_t index = 0;
+    bool indexed = false;
+    const std::size_t open = socket.find('[');
+    if (open != std::string::npos) {
+        const std::string idx = socket.substr(open + 1, socket.size() - open - 2);
+        if (socket.back() != ']' || idx.empty() ||
+            idx.find_first_not_of("0123456789") != std::string::npos) {
+            throw input_error(c.loc, "connections", "'" + c.text + "': bad socket index in '" +
+                                                        socket + "'");
+        }
+        index = std::stoul(idx);
+        indexed = true;
+        socket = socket.substr(0, open);
+    }
+    const port_decl* port = t.find_port(socket);
+    if (port == nullptr) {
+        std::vector<std::string> names;
+        for (const auto& p : t.ports) names.push_back(p.name);
+        throw input_error(c.loc, "connections",
+                          "'" + c.text + "': block '" + block_path + "' (" + t.name +
+                              ") has no socket '" + socket + "'" + did_you_mean(socket, names) +
+                              "; its sockets are " + socket_list(t));
+    }
+    if (port->is_array && !indexed) {
+        throw input_error(c.loc, "connections",
+                          "'" + c.text + "': '" + block_path + "." + socket +
+                              "' is a socket array; name one element, e.g. " + socket + "[0]");
+    }
+    if (!port->is_array && indexed) {
+        throw input_error(c.loc, "connections",
+                          "'" + c.text + "': '" + block_path + "." + socket +
+                              "' is a single socket, not an array");
+    }
+    if (port->is_array) {
+        const std::size_t n = port->size(*block);
+        if (index >= n) {
+            throw input_error(c.loc, "connections",
+                              "'" + c.text + "': " + block_path + "." + socket + "[" +
+                                  std::to_string(index) + "] is out of range; the block has " +
+                                  std::to_string(n) + " (0.." +
+                                  std::to_string(n == 0 ? 0 : n - 1) + ")");
+        }
+    }
+    std::string full = block_path + "." + socket;
+    if (port->is_array) full += "[" + std::to_string(index) + "]";
+    return endpoint{block, port, index, full};
+}
+
+void binder::bind_all(const std::vector<connection_desc>& connections) {
+    for (const auto& c : connections) {
+        endpoint a = resolve(c.from, c);
+        endpoint b = resolve(c.to, c);
+        const std::string head = "'" + c.text + "': ";
+        if (a.port->role == port_role::TARGET && b.port->role == port_role::INITIATOR) {
+            throw input_error(c.loc, "connections",
+                              head + "written backwards: " + a.path + " is a target and " +
+                                  b.path + " an initiator; write initiator -> target");
+        }
+        if (a.port->role == b.port->role) {
+            throw input_error(c.loc, "connections",
+                              head + role_name(a.port->role) + "-to-" + role_name(b.port->role) +
+                                  " binding: " + a.path + " and " + b.path + " are both " +
+                                  role_name(a.port->role) + "s");
+        }
+        if (a.port->protocol != b.port->protocol || a.port->bind_type != b.port->bind_type) {
+            throw input_error(c.loc, "connections",
+                              head + "protocol mismatch: " + a.path + " speaks '" +
+                                  a.port->protocol + "' but " + b.path + " speaks '" +
+                                  b.port->protocol + "'");
+        }
+        for (const endpoint* e : {&a, &b}) {
+            auto it = m_bound.find(e->path);
+            if (it != m_bound.end()) {
+                throw input_error(c.loc, "connections",
+                                  head + "socket " + e->path + " is already bound (at " +
+                                      it->second.str() + ")");
+            }
+        }
+        a.port->bind(a.port->socket(*a.block, a.index), b.port->socket(*b.block, b.index));
+        m_bound.emplace(a.path, c.loc);
+        m_bound.emplace(b.path, c.loc);
+    }
+}
+
+void binder::check_unbound() const {
+    std::vector<std::string> missing;
+    source_loc first;
+    for (const auto& d : m_descs) {
+        ip_module* block = m_blocks.at(d.path);
+        for (const auto& p : block->type().ports) {
+            const std::size_t n = p.size(*block);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::string s = d.path + "." + p.name;
+                if (p.is_array) s += "[" + std::to_string(i) + "]";
+                if (m_bound.count(s)) continue;
+                if (missing.empty()) first = d.loc;
+                missing.push_back(s + " (" + role_name(p.role) + ", " + p.protocol + ")");
+            }
+        }
+    }
+    if (missing.empty()) return;
+    throw input_error(first, "connections",
+                      std::to_string(missing.size()) + " socket" +
+                          (missing.size() == 1 ? " is" : "s are") +
+                          " not bound (every socket needs a connection): " + join(missing, ", "));
+}
+
+}  // namespace trainvp

@@ -1,0 +1,42 @@
+// Binds sockets by path from the config's connections ("node[2].gen.out -> node[2].mem.target")
+// and checks each binding: the socket exists, initiator -> target, same protocol, bound once;
+// and at the end that no socket is left unbound.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "platform/ip_module.h"
+#include "platform/platform_desc.h"
+
+namespace trainvp {
+
+class binder {
+public:
+    // `blocks` maps instance paths to the built modules; `descs` gives their declarations'
+    // locations for messages.
+    binder(const std::map<std::string, ip_module*>& blocks,
+           const std::vector<instance_desc>& descs)
+        : m_blocks(blocks), m_descs(descs) {}
+
+    // Binds every connection; throws input_error at the first bad one.
+    void bind_all(const std::vector<connection_desc>& connections);
+    // Throws input_error listing every socket no connection names.
+    void check_unbound() const;
+
+private:
+    struct endpoint {
+        ip_module* block;
+        const port_decl* port;
+        std::size_t index;
+        std::string path;  // "node[2].gen.out" with the index spelt out for arrays
+    };
+    endpoint resolve(const std::string& path, const connection_desc& c) const;
+
+    const std::map<std::string, ip_module*>& m_blocks;
+    const std::vector<instance_desc>& m_descs;
+    std::map<std::string, source_loc> m_bound;  // socket path -> where it was bound
+};
+
+}  // namespace trainvp

@@ -1,0 +1,53 @@
+// Base of every IP block.  Constructors have one shape, (const sc_module_name&, const params&),
+// and declare params, ports, stats and signals in a static `declare(type_decl<T>&)`.
+#pragma once
+
+#include <string>
+
+#include <systemc>
+
+#include "platform/ip_type.h"
+#include "platform/params.h"
+#include "platform/sim_context.h"
+
+namespace trainvp {
+
+class ip_module : public sc_core::sc_module {
+public:
+    ip_module(const sc_core::sc_module_name& name, const params& p);
+
+    // The block's path in the config ("node[2].mem"); SystemC's name() spells it node_2.mem.
+    const std::string& path() const { return m_path; }
+    const type_info& type() const { return *m_type; }
+
+    // A driver runs a workload (a traffic generator, a host running its op list).  The run
+    // ends when every driver has finished.
+    virtual bool is_driver() const { return false; }
+    virtual bool finished() const { return true; }
+    // The work this block holds, for the stall report ("3 of 10 messages outstanding");
+    // empty when it holds none.
+    virtual std::string pending_work() const { return {}; }
+    // Called once when the run ends, before statistics are written (e.g. to compute a
+    // utilisation from busy time and elapsed time).
+    virtual void end_of_run() {}
+
+    // A time in nanoseconds, exact to the picosecond (for statistics in ns).
+    static double ns(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }
+
+protected:
+    sim_context& ctx() const { return *m_ctx; }
+    // Tells the controller a driver finished (call once, after finished() turns true).
+    void notify_finished() { m_ctx->driver_done().notify(sc_core::SC_ZERO_TIME); }
+    void progress() { m_ctx->progress(); }
+    void span(const std::string& name, const std::string& cat, const sc_core::sc_time& start,
+              const sc_core::sc_time& end) {
+        m_ctx->spans().span(m_path, name, cat, start.value(), end.value());
+    }
+
+private:
+    std::string m_path;
+    const type_info* m_type = nullptr;
+    sim_context* m_ctx;
+};
+
+}  // namespace trainvp

@@ -1,0 +1,211 @@
+#include "platform/param_decl.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "platform/did_you_mean.h"
+
+namespace trainvp {
+
+const char* param_kind_name(param_kind k) {
+    switch (k) {
+        case param_kind::BOOL:
+            return "bool";
+        case param_kind::INT:
+            return "integer";
+        case param_kind::REAL:
+            return "number";
+        case param_kind::STRING:
+            return "string";
+        case param_kind::ENUM:
+            return "choice";
+        case param_kind::TIME:
+            return "time";
+        case param_kind::FREQUENCY:
+            return "frequency";
+        case param_kind::SIZE:
+            return "size";
+        case param_kind::BANDWIDTH:
+            return "bandwidth";
+        case param_kind::REAL_LIST:
+            return "list of numbers";
+    }
+    return "?";
+}
+
+std::string param_decl::unit_text() const {
+    switch (kind) {
+        case param_kind::TIME:
+            return "time (ps..s)";
+        case param_kind::FREQUENCY:
+            return "frequency (Hz..GHz)";
+        case param_kind::SIZE:
+            return "size (B, KB..GB, KiB..GiB)";
+        case param_kind::BANDWIDTH:
+            return "bandwidth (b/s, B/s)";
+        case param_kind::ENUM:
+            return "one of " + join(choices, "|");
+        default:
+            return param_kind_name(kind);
+    }
+}
+
+namespace {
+
+units::family family_of(param_kind k) {
+    switch (k) {
+        case param_kind::TIME:
+            return units::family::TIME;
+        case param_kind::FREQUENCY:
+            return units::family::FREQUENCY;
+        case param_kind::SIZE:
+            return units::family::SIZE;
+        case param_kind::BANDWIDTH:
+            return units::family::BANDWIDTH;
+        default:
+            return units::family::NUMBER;
+    }
+}
+
+const std::string& need_scalar(const config_node& v, const param_decl& d, const std::string& key) {
+    if (!v.is_scalar()) {
+        throw input_error(v.loc(), key,
+                          std::string("expected ") + param_kind_name(d.kind) + " (" +
+                              units::family_example(family_of(d.kind)) + "), got " +
+                              v.kind_name());
+    }
+    return v.scalar();
+}
+
+void check_range(double x, const config_node& v, const param_decl& d, const std::string& key) {
+    if ((d.min && x < *d.min) || (d.max && x > *d.max)) {
+        throw input_error(v.loc(), key, "'" + v.scalar() + "' is out of range " + d.range_text);
+    }
+}
+
+double parse_quantity(const config_node& v, const param_decl& d, const std::string& key) {
+    const std::string& text = need_scalar(v, d, key);
+    std::string why;
+    auto q = units::parse(text, family_of(d.kind), why);
+    if (!q) throw input_error(v.loc(), key, why);
+    if (q->value < 0) throw input_error(v.loc(), key, "'" + text + "' must not be negative");
+    check_range(q->value, v, d, key);
+    return q->value;
+}
+
+}  // namespace
+
+namespace param_parse {
+
+bool to_bool(const config_node& v, const param_decl& d, const std::string& key) {
+    const std::string& t = need_scalar(v, d, key);
+    if (t == "true" || t == "yes" || t == "on") return true;
+    if (t == "false" || t == "no" || t == "off") return false;
+    throw input_error(v.loc(), key, "'" + t + "' is not a bool; expected true or false");
+}
+
+std::int64_t to_int(const config_node& v, const param_decl& d, const std::string& key) {
+    const std::string& t = need_scalar(v, d, key);
+    auto x = units::parse_number(t);
+    if (!x || t.find('%') != std::string::npos) {
+        throw input_error(v.loc(), key, "'" + t + "' is not an integer");
+    }
+    if (*x != std::floor(*x) || std::fabs(*x) > 9.0e18) {
+        throw input_error(v.loc(), key, "'" + t + "' is not an integer");
+    }
+    check_range(*x, v, d, key);
+    return static_cast<std::int64_t>(*x);
+}
+
+double to_real(const config_node& v, const param_decl& d, const std::string& key) {
+    const std::string& t = need_scalar(v, d, key);
+    std::string why;
+    auto q = units::parse(t, units::family::NUMBER, why);
+    if (!q) throw input_error(v.loc(), key, why);
+    check_range(q->value, v, d, key);
+    return q->value;
+}
+
+std::string to_string(const config_node& v, const param_decl& d, const std::string& key) {
+    return need_scalar(v, d, key);
+}
+
+std::size_t to_choice(const config_node& v, const param_decl& d, const std::string& key) {
+    const std::string& t = need_scalar(v, d, key);
+    for (std::size_t i = 0; i < d.choices.size(); ++i) {
+        if (d.choices[i] == t) return i;
+    }
+    throw input_error(v.loc(), key,
+                      "'" + t + "' is not one of " + join(d.choices, ", ") +
+                          did_you_mean(t, d.choices));
+}
+
+units::duration to_time(const config_node& v, const param_decl& d, const std::string& key) {
+    double s = parse_quantity(v, d, key);
+    double ps = s * 1e12;
+    double rounded = std::round(ps);
+    // Times are integer picoseconds; a value that is not is a typo, not something to round.
+    if (std::fabs(ps - rounded) > 1e-6 * std::max(1.0, ps)) {
+        throw input_error(v.loc(), key,
+                          "'" + v.scalar() + "' is not a whole number of picoseconds");
+    }
+    if (rounded > 1.8e19) throw input_error(v.loc(), key, "'" + v.scalar() + "' is too long");
+    return units::duration{static_cast<std::uint64_t>(rounded)};
+}
+
+units::frequency to_frequency(const config_node& v, const param_decl& d, const std::string& key) {
+    return units::frequency{parse_quantity(v, d, key)};
+}
+
+units::data_size to_size(const config_node& v, const param_decl& d, const std::string& key) {
+    double b = parse_quantity(v, d, key);
+    if (b != std::floor(b)) {
+        throw input_error(v.loc(), key, "'" + v.scalar() + "' is not a whole number of bytes");
+    }
+    if (b > 1.8e19) throw input_error(v.loc(), key, "'" + v.scalar() + "' is too large");
+    return units::data_size{static_cast<std::uint64_t>(b)};
+}
+
+units::bandwidth to_bandwidth(const config_node& v, const param_decl& d, const std::string& key) {
+    return units::bandwidth{parse_quantity(v, d, key)};
+}
+
+std::vector<double> to_real_list(const config_node& v, const param_decl& d,
+                                 const std::string& key) {
+    if (!v.is_seq()) {
+        throw input_error(v.loc(), key, std::string("expected a list of numbers, got ") +
+                                            v.kind_name());
+    }
+    std::vector<double> out;
+    param_decl item = d;
+    item.kind = param_kind::REAL;
+    for (std::size_t i = 0; i < v.items().size(); ++i) {
+        out.push_back(to_real(v.items()[i], item, key + "[" + std::to_string(i) + "]"));
+    }
+    return out;
+}
+
+double bound(const std::string& text, param_kind k) {
+    std::string why;
+    auto q = units::parse(text, family_of(k), why);
+    if (!q) throw std::logic_error("bad declared bound '" + text + "': " + why);
+    return q->value;
+}
+
+}  // namespace param_parse
+
+param_builder& param_builder::range(const std::string& lo, const std::string& hi) {
+    m_d.min = param_parse::bound(lo, m_d.kind);
+    m_d.max = param_parse::bound(hi, m_d.kind);
+    m_d.range_text = "[" + lo + ", " + hi + "]";
+    return *this;
+}
+
+param_builder& param_builder::at_least(const std::string& lo) {
+    m_d.min = param_parse::bound(lo, m_d.kind);
+    m_d.range_text = ">= " + lo;
+    return *this;
+}
+
+}  // namespace trainvp

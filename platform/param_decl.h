@@ -1,0 +1,218 @@
+// A declared parameter: name, kind, unit family, default or required, range, description, and
+// how to store a parsed value into the object that owns it (a member pointer, type-erased).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "platform/config_node.h"
+#include "platform/units.h"
+
+namespace trainvp {
+
+enum class param_kind { BOOL, INT, REAL, STRING, ENUM, TIME, FREQUENCY, SIZE, BANDWIDTH, REAL_LIST };
+
+const char* param_kind_name(param_kind k);
+
+struct param_decl {
+    std::string name;
+    param_kind kind = param_kind::REAL;
+    std::string description;
+    std::string default_text;  // as a config would spell it; empty when required
+    bool required = false;
+    std::optional<double> min;  // in the family's base unit (s, Hz, B, B/s) or plain
+    std::optional<double> max;
+    std::string range_text;     // "[1, 1024]" as declared, for messages and docs
+    std::vector<std::string> choices;  // ENUM only
+    // Parses `value` (whose full key is `key`) and stores it into `obj`.  Throws input_error.
+    std::function<void(void* obj, const config_node& value, const std::string& key,
+                       const param_decl& self)>
+        assign;
+
+    // Parses `value` and stores it into `obj`.
+    void apply(void* obj, const config_node& value, const std::string& key) const {
+        assign(obj, value, key, *this);
+    }
+
+    // The unit column of `describe`: "time", "bandwidth", "bytes", "one of drop|pause", ...
+    std::string unit_text() const;
+};
+
+// Parsing of one value for a declared kind, with range checks.  Exposed for tests and for
+// the few places (simulation settings, workloads) that parse values outside an IP type.
+namespace param_parse {
+bool to_bool(const config_node& v, const param_decl& d, const std::string& key);
+std::int64_t to_int(const config_node& v, const param_decl& d, const std::string& key);
+double to_real(const config_node& v, const param_decl& d, const std::string& key);
+std::string to_string(const config_node& v, const param_decl& d, const std::string& key);
+std::size_t to_choice(const config_node& v, const param_decl& d, const std::string& key);
+units::duration to_time(const config_node& v, const param_decl& d, const std::string& key);
+units::frequency to_frequency(const config_node& v, const param_decl& d, const std::string& key);
+units::data_size to_size(const config_node& v, const param_decl& d, const std::string& key);
+units::bandwidth to_bandwidth(const config_node& v, const param_decl& d, const std::string& key);
+std::vector<double> to_real_list(const config_node& v, const param_decl& d, const std::string& key);
+// Parses a range bound given as text in the declaration (a programming error if invalid).
+double bound(const std::string& text, param_kind k);
+}  // namespace param_parse
+
+// Fluent builder returned by param declarations: `.range("1", "64")`, `.required()`.
+class param_builder {
+public:
+    explicit param_builder(param_decl& d) : m_d(d) {}
+    param_builder& range(const std::string& lo, const std::string& hi);
+    param_builder& at_least(const std::string& lo);
+
+private:
+    param_decl& m_d;
+};
+
+namespace detail {
+
+template <typename M>
+struct kind_of;
+template <>
+struct kind_of<bool> {
+    static constexpr param_kind value = param_kind::BOOL;
+};
+template <>
+struct kind_of<std::int64_t> {
+    static constexpr param_kind value = param_kind::INT;
+};
+template <>
+struct kind_of<std::uint64_t> {
+    static constexpr param_kind value = param_kind::INT;
+};
+template <>
+struct kind_of<int> {
+    static constexpr param_kind value = param_kind::INT;
+};
+template <>
+struct kind_of<unsigned> {
+    static constexpr param_kind value = param_kind::INT;
+};
+template <>
+struct kind_of<double> {
+    static constexpr param_kind value = param_kind::REAL;
+};
+template <>
+struct kind_of<std::string> {
+    static constexpr param_kind value = param_kind::STRING;
+};
+template <>
+struct kind_of<units::duration> {
+    static constexpr param_kind value = param_kind::TIME;
+};
+template <>
+struct kind_of<units::frequency> {
+    static constexpr param_kind value = param_kind::FREQUENCY;
+};
+template <>
+struct kind_of<units::data_size> {
+    static constexpr param_kind value = param_kind::SIZE;
+};
+template <>
+struct kind_of<units::bandwidth> {
+    static constexpr param_kind value = param_kind::BANDWIDTH;
+};
+template <>
+struct kind_of<std::vector<double>> {
+    static constexpr param_kind value = param_kind::REAL_LIST;
+};
+
+template <typename M>
+M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
+    using namespace param_parse;
+    if constexpr (std::is_same_v<M, bool>) {
+        return to_bool(v, d, key);
+    } else if constexpr (std::is_integral_v<M>) {
+        std::int64_t x = to_int(v, d, key);
+        if (std::is_unsigned_v<M> && x < 0) {
+            throw input_error(v.loc(), key, "must not be negative");
+        }
+        return static_cast<M>(x);
+    } else if constexpr (std::is_same_v<M, double>) {
+        return to_real(v, d, key);
+    } else if constexpr (std::is_same_v<M, std::string>) {
+        return to_string(v, d, key);
+    } else if constexpr (std::is_same_v<M, units::duration>) {
+        return to_time(v, d, key);
+    } else if constexpr (std::is_same_v<M, units::frequency>) {
+        return to_frequency(v, d, key);
+    } else if constexpr (std::is_same_v<M, units::data_size>) {
+        return to_size(v, d, key);
+    } else if constexpr (std::is_same_v<M, units::bandwidth>) {
+        return to_bandwidth(v, d, key);
+    } else {
+        return to_real_list(v, d, key);
+    }
+}
+
+}  // namespace detail
+
+// Declares params of objects of type T (an IP module or a settings struct).
+template <typename T>
+class param_list {
+public:
+    // A param with a default, spelt as in a config ("10Gb/s").
+    template <typename M>
+    param_builder param(const std::string& name, M T::*member, const std::string& default_text,
+                        const std::string& description) {
+        param_decl& d = add<M>(name, member, description);
+        d.default_text = default_text;
+        return param_builder(d);
+    }
+
+    // A param the config must give.
+    template <typename M>
+    param_builder required(const std::string& name, M T::*member, const std::string& description) {
+        param_decl& d = add<M>(name, member, description);
+        d.required = true;
+        return param_builder(d);
+    }
+
+    // An enum param: `choices` maps config spellings to values.
+    template <typename E>
+    param_builder choice(const std::string& name, E T::*member,
+                         std::vector<std::pair<std::string, E>> choices,
+                         const std::string& default_text, const std::string& description) {
+        param_decl d;
+        d.name = name;
+        d.kind = param_kind::ENUM;
+        d.description = description;
+        d.default_text = default_text;
+        for (const auto& c : choices) d.choices.push_back(c.first);
+        d.assign = [member, choices](void* obj, const config_node& v, const std::string& key,
+                                     const param_decl& self) {
+            static_cast<T*>(obj)->*member = choices[param_parse::to_choice(v, self, key)].second;
+        };
+        m_params.push_back(std::move(d));
+        return param_builder(m_params.back());
+    }
+
+    const std::vector<param_decl>& params() const { return m_params; }
+    std::vector<param_decl>& params() { return m_params; }
+
+private:
+    template <typename M>
+    param_decl& add(const std::string& name, M T::*member, const std::string& description) {
+        param_decl d;
+        d.name = name;
+        d.kind = detail::kind_of<M>::value;
+        d.description = description;
+        d.assign = [member](void* obj, const config_node& v, const std::string& key,
+                            const param_decl& self) {
+            static_cast<T*>(obj)->*member = detail::parse_as<M>(v, self, key);
+        };
+        m_params.push_back(std::move(d));
+        return m_params.back();
+    }
+
+    std::vector<param_decl> m_params;
+};
+
+}  // namespace trainvp

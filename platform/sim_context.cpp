@@ -1,0 +1,49 @@
+#include "platform/sim_context.h"
+
+namespace trainvp {
+
+namespace {
+sim_context* g_current = nullptr;
+}
+
+void sim_settings::declare(param_list<sim_settings>& d) {
+    d.param("max_time", &sim_settings::max_time, "0s",
+            "Stop at this simulated time even if the workload has not finished (0s: no limit)");
+    d.param("stall_timeout", &sim_settings::stall_timeout, "1ms",
+            "A stall is reported when blocks hold work and nothing progresses for this long");
+    d.param("quantum", &sim_settings::quantum, "1us",
+            "Global quantum of loosely-timed initiators (tlm_global_quantum)");
+    d.param("warmup", &sim_settings::warmup, "0s",
+            "Statistics are reset at this simulated time (0s: no warm-up)");
+    d.param("seed", &sim_settings::seed, "1", "Seed of every random stream in the run")
+        .range("0", "2^62");
+    d.param("timeline", &sim_settings::timeline, "true",
+            "Record spans of activity into timeline.json");
+}
+
+const std::vector<param_decl>& sim_settings::decls() {
+    static const std::vector<param_decl> list = [] {
+        param_list<sim_settings> d;
+        declare(d);
+        return d.params();
+    }();
+    return list;
+}
+
+std::mt19937_64 sim_context::rng_for(const std::string& path) const {
+    // FNV-1a of the path, mixed with the seed: stable across runs and platforms.
+    std::uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : path) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    std::seed_seq seq{static_cast<std::uint32_t>(m_settings.seed),
+                      static_cast<std::uint32_t>(m_settings.seed >> 32),
+                      static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32)};
+    return std::mt19937_64(seq);
+}
+
+sim_context* sim_context::current() { return g_current; }
+void sim_context::set_current(sim_context* c) { g_current = c; }
+
+}  // namespace trainvp

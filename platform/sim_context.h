@@ -1,0 +1,60 @@
+// What every block of one simulation shares: the `simulation:` settings, the timeline, the
+// progress counter the stall watchdog reads, and the event that wakes the controller when a
+// driver finishes.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include <systemc>
+
+#include "platform/param_decl.h"
+#include "traces/timeline.h"
+
+namespace trainvp {
+
+// The `simulation:` section of a config.
+struct sim_settings {
+    units::duration max_time;
+    units::duration stall_timeout;
+    units::duration quantum;
+    units::duration warmup;
+    std::uint64_t seed = 1;
+    bool timeline = true;
+
+    static void declare(param_list<sim_settings>& d);
+    static const std::vector<param_decl>& decls();
+};
+
+class sim_context {
+public:
+    explicit sim_context(const sim_settings& s) : m_settings(s), m_timeline(s.timeline) {}
+
+    const sim_settings& settings() const { return m_settings; }
+    timeline& spans() { return m_timeline; }
+    const timeline& spans() const { return m_timeline; }
+
+    // Blocks call this whenever work moves (a transaction completes, a packet leaves).
+    void progress() { ++m_progress; }
+    std::uint64_t progress_count() const { return m_progress; }
+
+    sc_core::sc_event& driver_done() { return m_driver_done; }
+
+    // A random stream per block, derived from the run's seed and the block's path, so that
+    // adding a block does not change the numbers another block draws.
+    std::mt19937_64 rng_for(const std::string& path) const;
+
+    // The context of the simulation being built or run (one per process: SystemC elaborates
+    // once per process).
+    static sim_context* current();
+    static void set_current(sim_context* c);
+
+private:
+    sim_settings m_settings;
+    timeline m_timeline;
+    std::uint64_t m_progress = 0;
+    sc_core::sc_event m_driver_done{"trainvp_driver_done"};
+};
+
+}  // namespace trainvp

@@ -1,0 +1,392 @@
+#include "platform/simulation.h"
+
+#include <tlm>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "platform/binder.h"
+#include "platform/platform_loader.h"
+#include "traces/atomic_file.h"
+#include "traces/stats_report.h"
+#include "traces/traced_level.h"
+
+namespace trainvp {
+
+const char* run_status_name(run_status s) {
+    switch (s) {
+        case run_status::FINISHED:
+            return "finished";
+        case run_status::MAX_TIME:
+            return "max_time";
+        case run_status::STALLED:
+            return "stalled";
+        case run_status::IDLE:
+            return "idle";
+    }
+    return "?";
+}
+
+std::string sc_name_of(const std::string& segment) {
+    std::string out;
+    for (char c : segment) {
+        if (c == '[') {
+            out += '_';
+        } else if (c != ']') {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// A group (template instance) as an sc_module, so SystemC names and VCD scopes follow the
+// config's hierarchy.  Children are built in its constructor, where SystemC puts them under it.
+class simulation::group : public sc_core::sc_module {
+public:
+    group(const sc_core::sc_module_name& n, const std::function<void()>& build_children)
+        : sc_core::sc_module(n) {
+        build_children();
+    }
+};
+
+struct simulation::tree_node {
+    std::string segment;
+    const instance_desc* leaf = nullptr;
+    std::vector<tree_node> children;
+};
+
+// Ends the run when every driver finished; reports a stall when blocks hold work and nothing
+// progresses for stall_timeout; resets statistics after warm-up.
+class simulation::controller : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(controller);
+    controller(const sc_core::sc_module_name& n, simulation& sim) : sc_module(n), m_sim(sim) {
+        for (ip_module* b : sim.m_blocks) {
+            if (b->is_driver()) m_drivers.push_back(b);
+        }
+        if (!m_drivers.empty()) SC_THREAD(watch);
+        if (sim.m_ctx.settings().warmup.ps > 0) SC_THREAD(warmup);
+    }
+
+    run_status status = run_status::IDLE;
+    std::string stall_report;
+
+private:
+    bool all_finished() const {
+        return std::all_of(m_drivers.begin(), m_drivers.end(),
+                           [](const ip_module* d) { return d->finished(); });
+    }
+
+    void watch() {
+        sim_context& ctx = m_sim.m_ctx;
+        const sc_core::sc_time timeout(static_cast<double>(ctx.settings().stall_timeout.ps),
+                                       sc_core::SC_PS);
+        std::uint64_t last = ctx.progress_count();
+        sc_core::sc_time last_change = sc_core::sc_time_stamp();
+        while (true) {
+            if (all_finished()) {
+                status = run_status::FINISHED;
+                sc_core::sc_stop();
+                return;
+            }
+            wait(timeout, ctx.driver_done());
+            if (ctx.progress_count() != last) {
+                last = ctx.progress_count();
+                last_change = sc_core::sc_time_stamp();
+                continue;
+            }
+            if (sc_core::sc_time_stamp() - last_change < timeout) continue;
+            status = run_status::STALLED;
+            stall_report = report(last_change);
+            sc_core::sc_stop();
+            return;
+        }
+    }
+
+    std::string report(const sc_core::sc_time& since) const {
+        std::ostringstream os;
+        os << "stall: no progress since " << since.to_string() << " (for "
+           << (sc_core::sc_time_stamp() - since).to_string()
+           << ", stall_timeout) while blocks hold work:";
+        int n = 0;
+        for (ip_module* b : m_sim.m_blocks) {
+            std::string w = b->pending_work();
+            if (b->is_driver() && !b->finished() && w.empty()) w = "has not finished";
+            if (w.empty()) continue;
+            os << "\n  " << b->path() << " (" << b->type().name << "): " << w;
+            ++n;
+        }
+        if (n == 0) os << "\n  (no block reports pending work)";
+        return os.str();
+    }
+
+    void warmup() {
+        wait(sc_core::sc_time(static_cast<double>(m_sim.m_ctx.settings().warmup.ps),
+                              sc_core::SC_PS));
+        for (ip_module* b : m_sim.m_blocks) {
+            for (const auto& s : b->type().stats) s.reset(*b);
+        }
+    }
+
+    simulation& m_sim;
+    std::vector<ip_module*> m_drivers;
+};
+
+simulation::simulation(platform_desc desc, const registry& reg)
+    : m_desc(std::move(desc)), m_registry(reg), m_ctx(m_desc.settings) {}
+
+simulation::~simulation() {
+    if (sim_context::current() == &m_ctx) sim_context::set_current(nullptr);
+}
+
+ip_module* simulation::block(const std::string& path) const {
+    auto it = m_by_path.find(path);
+    return it == m_by_path.end() ? nullptr : it->second;
+}
+
+void simulation::build(const tree_node& node) {
+    for (const auto& child : node.children) {
+        const std::string name = sc_name_of(child.segment);
+        if (child.leaf) {
+            const instance_desc& d = *child.leaf;
+            const type_info* t = m_registry.find(d.type);
+            params p(d.path, d.params);
+            p.set_where(d.loc);
+            p.set_type(t, &t->params);
+            std::unique_ptr<ip_module> m = t->create(sc_core::sc_module_name(name.c_str()), p);
+            m_blocks.push_back(m.get());
+            m_by_path.emplace(d.path, m.get());
+            m_owned.push_back(std::move(m));
+        } else {
+            auto g = std::make_unique<group>(sc_core::sc_module_name(name.c_str()),
+                                             [this, &child] { build(child); });
+            m_owned.push_back(std::move(g));
+        }
+    }
+}
+
+void simulation::elaborate() {
+    sim_context::set_current(&m_ctx);
+    // sc_stop is how a run ends; SystemC's note about it is noise.
+    // SystemC's infos (sc_stop called, VCD timescale set) are noise in trainvp's output.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    tlm::tlm_global_quantum::instance().set(
+        sc_core::sc_time(static_cast<double>(m_ctx.settings().quantum.ps), sc_core::SC_PS));
+
+    // The instance paths form a tree; build it in config order.
+    tree_node root;
+    for (const auto& inst : m_desc.instances) {
+        tree_node* cur = &root;
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t dot = inst.path.find('.', start);
+            const std::string seg = inst.path.substr(start, dot - start);
+            auto it = std::find_if(cur->children.begin(), cur->children.end(),
+                                   [&](const tree_node& t) { return t.segment == seg; });
+            if (it == cur->children.end()) {
+                cur->children.push_back(tree_node{seg, nullptr, {}});
+                it = cur->children.end() - 1;
+            }
+            cur = &*it;
+            if (dot == std::string::npos) break;
+            start = dot + 1;
+        }
+        cur->leaf = &inst;
+    }
+    build(root);
+    // m_blocks was filled depth-first; keep config order for outputs.
+    m_blocks.clear();
+    for (const auto& inst : m_desc.instances) m_blocks.push_back(m_by_path.at(inst.path));
+
+    binder b(m_by_path, m_desc.instances);
+    b.bind_all(m_desc.connections);
+    b.check_unbound();
+    m_controller = std::make_unique<controller>("trainvp_controller", *this);
+}
+
+void simulation::trace_to(const std::string& file_base) {
+    m_vcd_base = file_base;
+    m_vcd = sc_core::sc_create_vcd_trace_file(file_base.c_str());
+    if (m_vcd == nullptr) throw sim_error("cannot create VCD file '" + file_base + ".vcd'");
+    m_vcd->set_time_unit(1, sc_core::SC_PS);
+    for (ip_module* b : m_blocks) {
+        for (const auto& s : b->type().signals) {
+            s.each(*b, [&](const std::string& name, traced_level& lvl) {
+                lvl.enable(m_vcd, std::string(b->name()) + "." + name);
+            });
+        }
+    }
+}
+
+run_result simulation::run() {
+    run_result r;
+    const auto wall0 = std::chrono::steady_clock::now();
+    const auto max_ps = m_ctx.settings().max_time.ps;
+    if (max_ps > 0) {
+        sc_core::sc_start(sc_core::sc_time(static_cast<double>(max_ps), sc_core::SC_PS));
+    } else {
+        sc_core::sc_start();
+    }
+    r.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    r.end_time = sc_core::sc_time_stamp();
+    r.status = m_controller->status;
+    r.stall_report = m_controller->stall_report;
+    if (r.status == run_status::IDLE) {
+        bool drivers = false, done = true;
+        for (ip_module* b : m_blocks) {
+            if (b->is_driver()) {
+                drivers = true;
+                done = done && b->finished();
+            }
+        }
+        if (drivers && !done) r.status = run_status::MAX_TIME;
+        if (drivers && done) r.status = run_status::FINISHED;
+    }
+    for (ip_module* b : m_blocks) b->end_of_run();
+    if (m_vcd) {
+        sc_core::sc_close_vcd_trace_file(m_vcd);
+        m_vcd = nullptr;
+    }
+    return r;
+}
+
+template <typename F>
+void simulation::visit_stats(F&& f) const {
+    for (ip_module* b : m_blocks) {
+        for (const auto& s : b->type().stats) {
+            s.each(*b, [&](const std::string& name, const void* v) { f(*b, s, name, v); });
+        }
+    }
+}
+
+namespace {
+stats_report make_report(const platform_desc& d, const run_result& r) {
+    stats_report rep;
+    rep.run_fact("config", d.config_path);
+    rep.run_fact("seed", static_cast<std::uint64_t>(d.settings.seed));
+    rep.run_fact("status", run_status_name(r.status));
+    rep.run_fact("sim_time_ps", static_cast<std::uint64_t>(r.end_time.value()));
+    return rep;
+}
+}  // namespace
+
+stats_report simulation::report(const run_result& r) const {
+    stats_report rep = make_report(m_desc, r);
+    visit_stats([&](const ip_module& b, const stat_decl& s, const std::string& name,
+                    const void* v) {
+        switch (s.kind) {
+            case stat_kind::COUNTER:
+                rep.add(b.path(), b.type().name, name, s.unit, *static_cast<const counter*>(v));
+                break;
+            case stat_kind::SCALAR:
+                rep.add(b.path(), b.type().name, name, s.unit, *static_cast<const scalar*>(v));
+                break;
+            case stat_kind::DISTRIBUTION:
+                rep.add(b.path(), b.type().name, name, s.unit,
+                        *static_cast<const distribution*>(v));
+                break;
+        }
+    });
+    return rep;
+}
+
+std::string simulation::stats_json(const run_result& r) const { return report(r).json(); }
+std::string simulation::stats_csv(const run_result& r) const { return report(r).csv(); }
+
+// SystemC stamps the wall-clock date into the VCD header; the same run must give the same file,
+// so the date is overwritten in place (same length, so nothing after it moves).
+void simulation::blank_vcd_date(const std::string& path) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    if (!f) throw sim_error("cannot read back VCD file '" + path + "'");
+    std::string head(256, '\0');
+    f.read(&head[0], static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(f.gcount()));
+    const std::size_t tag = head.find("$date\n");
+    if (tag == std::string::npos) return;
+    const std::size_t begin = tag + 6;
+    const std::size_t end = head.find('\n', begin);
+    if (end == std::string::npos) return;
+    std::string blank(end - begin, ' ');
+    const std::string text = "(not recorded)";
+    blank.replace(0, std::min(text.size(), blank.size()), text.substr(0, blank.size()));
+    f.clear();
+    f.seekp(static_cast<std::streamoff>(begin));
+    f.write(blank.data(), static_cast<std::streamsize>(blank.size()));
+}
+
+std::string simulation::resolved_config() const { return resolved_yaml(m_desc, m_registry); }
+
+void simulation::write_outputs(const std::string& dir, const run_result& r) {
+    namespace fs = std::filesystem;
+    write_file_atomically((fs::path(dir) / "stats.json").string(), stats_json(r));
+    write_file_atomically((fs::path(dir) / "stats.csv").string(), stats_csv(r));
+    write_file_atomically((fs::path(dir) / "timeline.json").string(), timeline_json());
+    write_file_atomically((fs::path(dir) / "config.resolved.yaml").string(), resolved_config());
+    if (!m_vcd_base.empty()) {
+        blank_vcd_date(m_vcd_base + ".vcd");
+        commit_file(m_vcd_base + ".vcd", (fs::path(dir) / "waves.vcd").string());
+    }
+}
+
+std::string simulation::summary(const run_result& r) const {
+    std::ostringstream os;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-22s %s\n", "status", run_status_name(r.status));
+    os << buf;
+    std::snprintf(buf, sizeof buf, "%-22s %s\n", "simulated time",
+                  units::format_time(r.end_time.to_seconds()).c_str());
+    os << buf;
+    std::snprintf(buf, sizeof buf, "%-22s %.3f s (%.3g simulated s per wall s)\n", "wall time",
+                  r.wall_seconds,
+                  r.wall_seconds > 0 ? r.end_time.to_seconds() / r.wall_seconds : 0.0);
+    os << buf;
+    // Headline stats: each block when there are few of a type, else total and mean.
+    struct agg {
+        std::string unit;
+        double total = 0;
+        std::size_t n = 0;
+        std::vector<std::pair<std::string, double>> each;
+    };
+    std::vector<std::pair<std::string, agg>> rows;
+    visit_stats([&](const ip_module& b, const stat_decl& s, const std::string& name,
+                    const void* v) {
+        if (!s.headline) return;
+        double x = 0;
+        if (s.kind == stat_kind::COUNTER) x = static_cast<double>(static_cast<const counter*>(v)->value());
+        if (s.kind == stat_kind::SCALAR) x = static_cast<const scalar*>(v)->value();
+        if (s.kind == stat_kind::DISTRIBUTION) x = static_cast<const distribution*>(v)->mean();
+        const std::string key = b.type().name + "." + name;
+        auto it = std::find_if(rows.begin(), rows.end(),
+                               [&](const auto& p) { return p.first == key; });
+        if (it == rows.end()) {
+            rows.push_back({key, agg{s.unit, 0.0, 0, {}}});
+            it = rows.end() - 1;
+        }
+        it->second.total += x;
+        it->second.n += 1;
+        it->second.each.emplace_back(b.path() + "." + name, x);
+    });
+    for (const auto& [key, a] : rows) {
+        if (a.n <= 4) {
+            for (const auto& [path, x] : a.each) {
+                std::snprintf(buf, sizeof buf, "%-22s %.6g %s\n", path.c_str(), x, a.unit.c_str());
+                os << buf;
+            }
+        } else {
+            std::snprintf(buf, sizeof buf, "%-22s total %.6g %s, mean %.6g over %zu blocks\n",
+                          key.c_str(), a.total, a.unit.c_str(), a.total / double(a.n), a.n);
+            os << buf;
+        }
+    }
+    if (r.status == run_status::MAX_TIME) {
+        os << "note: stopped at simulation.max_time before every driver finished\n";
+    }
+    return os.str();
+}
+
+}  // namespace trainvp

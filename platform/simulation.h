@@ -1,0 +1,81 @@
+// One simulation: builds the blocks of a platform_desc inside a SystemC hierarchy, binds them,
+// runs until every driver finished (or max_time, or a stall), and writes the outputs.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "platform/ip_module.h"
+#include "platform/platform_desc.h"
+#include "platform/registry.h"
+#include "traces/stats_report.h"
+
+namespace trainvp {
+
+enum class run_status { FINISHED, MAX_TIME, STALLED, IDLE };
+
+const char* run_status_name(run_status s);
+
+struct run_result {
+    run_status status = run_status::IDLE;
+    sc_core::sc_time end_time;
+    double wall_seconds = 0.0;
+    std::string stall_report;  // the blocks that hold work, for STALLED
+};
+
+class simulation {
+public:
+    simulation(platform_desc desc, const registry& reg);
+    ~simulation();
+
+    // Builds and binds every block.  Throws input_error for bad params, sockets or bindings.
+    void elaborate();
+    // Opens the VCD (call after elaborate, before run); `file_base` gets ".vcd" appended.
+    void trace_to(const std::string& file_base);
+    run_result run();
+
+    // Output documents.
+    std::string stats_json(const run_result& r) const;
+    std::string stats_csv(const run_result& r) const;
+    std::string timeline_json() const { return m_ctx.spans().to_json(); }
+    std::string resolved_config() const;
+    // Writes stats.json, stats.csv, timeline.json and config.resolved.yaml into `dir`
+    // atomically, and moves the VCD into place.
+    void write_outputs(const std::string& dir, const run_result& r);
+    // A few lines for a person: status, times, headline statistics.
+    std::string summary(const run_result& r) const;
+
+    const platform_desc& desc() const { return m_desc; }
+    ip_module* block(const std::string& path) const;
+    const std::vector<ip_module*>& blocks() const { return m_blocks; }
+
+private:
+    class controller;
+    class group;
+    struct tree_node;
+    void build(const tree_node& node);
+    stats_report report(const run_result& r) const;
+    static void blank_vcd_date(const std::string& path);
+    template <typename F>
+    void visit_stats(F&& f) const;
+
+    platform_desc m_desc;
+    const registry& m_registry;
+    sim_context m_ctx;
+    std::vector<std::unique_ptr<sc_core::sc_module>> m_owned;  // groups and blocks
+    std::vector<ip_module*> m_blocks;                           // in config order
+    std::map<std::string, ip_module*> m_by_path;
+    std::unique_ptr<controller> m_controller;
+    sc_core::sc_trace_file* m_vcd = nullptr;
+    std::string m_vcd_base;
+};
+
+// SystemC name of a config path segment: node[2] -> node_2.
+std::string sc_name_of(const std::string& segment);
+
+}  // namespace trainvp

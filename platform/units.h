@@ -1,0 +1,60 @@
+// Quantities with units, as they appear in configs: "10Gb/s", "68GB/s", "10ns", "256B",
+// "100MHz", "2^-10", "90%".  Pure C++ (no SystemC) so that every area can parse them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace trainvp::units {
+
+enum class family { NUMBER, TIME, FREQUENCY, SIZE, BANDWIDTH };
+
+// "time", "bandwidth", ... as used in error messages and in `trainvp describe`.
+const char* family_name(family f);
+// An example literal of the family, shown in error messages ("10Gb/s").
+const char* family_example(family f);
+
+// A parsed quantity in the family's base unit: seconds, hertz, bytes, bytes per second, or a
+// plain number.
+struct quantity {
+    family fam = family::NUMBER;
+    double value = 0.0;
+};
+
+// Parses `text` as a quantity of family `want`.  On failure returns std::nullopt and sets `why`
+// to one sentence: the expected family with an example, and, when the text is a valid quantity
+// of another family, which one it is (a time where a bandwidth belongs).
+std::optional<quantity> parse(const std::string& text, family want, std::string& why);
+
+// Parses a plain number: decimal, scientific, power of two ("2^-10", "-2^3"), or a percentage
+// ("90%" -> 0.9).
+std::optional<double> parse_number(const std::string& text);
+
+// Strong types for declared params.  Times are integer picoseconds (SystemC's default
+// resolution) so that closed-form timing checks can be exact.
+struct duration {
+    std::uint64_t ps = 0;
+    double seconds() const { return static_cast<double>(ps) * 1e-12; }
+};
+struct frequency {
+    double hz = 0.0;
+    // One clock period, rounded to the nearest picosecond.
+    duration period() const;
+};
+struct data_size {
+    std::uint64_t bytes = 0;
+};
+struct bandwidth {
+    double bytes_per_s = 0.0;
+    double bits_per_s() const { return bytes_per_s * 8.0; }
+    // Time to move `bytes` at this bandwidth, rounded to the nearest picosecond.
+    duration transfer_time(std::uint64_t bytes) const;
+};
+
+// Formats a value in a readable unit ("12.5 GB/s", "409.6 ns", "4 KiB") for summaries.
+std::string format_time(double seconds);
+std::string format_bandwidth(double bytes_per_s);
+std::string format_size(double bytes);
+
+}  // namespace trainvp::units

@@ -1,0 +1,303 @@
+#include "sc_main/trainvp_cli.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <systemc>
+
+#include "platform/did_you_mean.h"
+#include "platform/platform_loader.h"
+#include "platform/registry.h"
+#include "platform/simulation.h"
+
+namespace trainvp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int k_ok = 0;
+constexpr int k_sim_error = 1;
+constexpr int k_bad_input = 2;
+
+const char* k_usage =
+    "usage: trainvp <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run CONFIG.yaml [--set KEY=VALUE ...] [--out DIR] [--vcd] [--seed N] [--quiet]\n"
+    "        simulate; writes stats.json, stats.csv, timeline.json, config.resolved.yaml\n"
+    "        (and waves.vcd with --vcd) into DIR (default out/<config name>)\n"
+    "  check CONFIG.yaml [--set KEY=VALUE ...]\n"
+    "        load, build and bind the platform without simulating\n"
+    "  describe [TYPE] [--markdown]\n"
+    "        list IP types, or one type's params, sockets, statistics and signals\n"
+    "        (`describe simulation` lists the simulation: settings)\n"
+    "\n"
+    "  --set KEY=VALUE   SECTION.KEY=VALUE edits the config (simulation.seed=3);\n"
+    "                    BLOCK.PARAM=VALUE sets a block's param (node[*].mem.latency=90ns)\n"
+    "  --version, --help\n"
+    "\n"
+    "exit codes: 0 ok, 1 simulation error (stall, failed invariant, output error), 2 bad input\n";
+
+std::string pad(const std::string& s, std::size_t w) {
+    return s.size() >= w ? s + "  " : s + std::string(w - s.size(), ' ');
+}
+
+std::string md_cell(std::string s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += "\\|";
+        else out += c;
+    }
+    return out;
+}
+
+std::string default_of(const param_decl& p) {
+    return p.required ? "(required)" : (p.default_text.empty() ? "\"\"" : p.default_text);
+}
+
+const char* stat_kind_name(stat_kind k) {
+    switch (k) {
+        case stat_kind::COUNTER:
+            return "counter";
+        case stat_kind::SCALAR:
+            return "scalar";
+        case stat_kind::DISTRIBUTION:
+            return "distribution";
+    }
+    return "?";
+}
+
+}  // namespace
+
+void trainvp_cli::usage() const { m_out << k_usage; }
+
+int trainvp_cli::main(const std::vector<std::string>& args) {
+    for (const auto& e : m_registry.deferred_errors()) {
+        m_err << "trainvp: error: " << e << "\n";
+    }
+    if (!m_registry.deferred_errors().empty()) return k_bad_input;
+    if (args.empty()) {
+        m_err << k_usage;
+        return k_bad_input;
+    }
+    const std::string& cmd = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        usage();
+        return k_ok;
+    }
+    if (cmd == "--version") {
+        m_out << "trainvp " << TRAINVP_VERSION << " (SystemC " << sc_core::sc_version_string
+              << ")\n";
+        return k_ok;
+    }
+    try {
+        if (cmd == "run") return cmd_run(rest, false);
+        if (cmd == "check") return cmd_run(rest, true);
+        if (cmd == "describe") return cmd_describe(rest);
+    } catch (const input_error& e) {
+        m_err << e.what() << "\n";
+        return k_bad_input;
+    } catch (const sim_error& e) {
+        m_err << "trainvp: error: " << e.what() << "\n";
+        return k_sim_error;
+    } catch (const sc_core::sc_report& e) {
+        m_err << "trainvp: error: " << e.what() << "\n";
+        return k_sim_error;
+    } catch (const std::exception& e) {
+        m_err << "trainvp: internal error: " << e.what() << "\n";
+        return k_sim_error;
+    }
+    m_err << "trainvp: error: unknown command '" << cmd << "'"
+          << did_you_mean(cmd, {"run", "check", "describe"}) << "\n"
+          << k_usage;
+    return k_bad_input;
+}
+
+int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) {
+    const source_loc cmdline{"command line", 0, 0};
+    std::string config, out_dir;
+    std::vector<std::string> sets;
+    bool vcd = false, quiet = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const std::string& opt) -> std::string {
+            if (i + 1 >= args.size()) throw input_error(cmdline, opt, "needs a value");
+            return args[++i];
+        };
+        if (a == "--set") {
+            sets.push_back(value(a));
+        } else if (a.rfind("--set=", 0) == 0) {
+            sets.push_back(a.substr(6));
+        } else if (a == "--out" && !check_only) {
+            out_dir = value(a);
+        } else if (a == "--vcd" && !check_only) {
+            vcd = true;
+        } else if (a == "--quiet" && !check_only) {
+            quiet = true;
+        } else if (a == "--seed") {
+            sets.push_back("simulation.seed=" + value(a));
+        } else if (!a.empty() && a[0] == '-') {
+            std::vector<std::string> opts{"--set", "--seed"};
+            if (!check_only) opts.insert(opts.end(), {"--out", "--vcd", "--quiet"});
+            throw input_error(cmdline, a, "unknown option" + did_you_mean(a, opts));
+        } else if (config.empty()) {
+            config = a;
+        } else {
+            throw input_error(cmdline, a, "only one config file may be given");
+        }
+    }
+    if (config.empty()) throw input_error(cmdline, "", "no config file given");
+
+    platform_loader loader(m_registry);
+    platform_desc desc = loader.load(config, sets);
+    simulation sim(std::move(desc), m_registry);
+    sim.elaborate();
+    if (check_only) {
+        m_out << config << ": ok (" << sim.blocks().size() << " blocks, "
+              << sim.desc().connections.size() << " connections)\n";
+        return k_ok;
+    }
+
+    if (out_dir.empty()) out_dir = (fs::path("out") / fs::path(config).stem()).string();
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec || !fs::is_directory(out_dir)) {
+        throw sim_error("cannot create output folder '" + out_dir + "': " + ec.message());
+    }
+    if (vcd) sim.trace_to((fs::path(out_dir) / "waves.vcd.part").string());
+    run_result r = sim.run();
+    sim.write_outputs(out_dir, r);
+    if (!quiet) {
+        m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << sim.summary(r);
+        m_out << "outputs in " << out_dir << "/\n";
+    }
+    if (r.status == run_status::STALLED) {
+        m_err << "trainvp: error: " << r.stall_report << "\n";
+        return k_sim_error;
+    }
+    return k_ok;
+}
+
+std::string trainvp_cli::describe_text(const std::string& name) const {
+    std::ostringstream os;
+    const std::vector<param_decl>* params = nullptr;
+    const type_info* t = nullptr;
+    if (name == "simulation") {
+        os << "simulation: settings of a run (the `simulation:` section of a config)\n";
+        params = &sim_settings::decls();
+    } else {
+        t = m_registry.find(name);
+        os << t->name << ": " << t->description << "\n";
+        params = &t->params;
+    }
+    os << "\nparams:\n";
+    for (const auto& p : *params) {
+        os << "  " << pad(p.name, 16) << pad(p.unit_text(), 28) << pad(default_of(p), 12)
+           << (p.range_text.empty() ? "" : "range " + p.range_text + "  ") << p.description
+           << "\n";
+    }
+    if (t == nullptr) return os.str();
+    os << "\nsockets:\n";
+    for (const auto& p : t->ports) {
+        os << "  " << pad(p.name + (p.is_array ? "[i]" : ""), 16)
+           << pad(p.role == port_role::INITIATOR ? "initiator" : "target", 11)
+           << pad(p.protocol, 8) << p.description << "\n";
+    }
+    os << "\nstatistics:\n";
+    for (const auto& s : t->stats) {
+        os << "  " << pad(s.name, 18) << pad(s.unit, 6) << pad(stat_kind_name(s.kind), 14)
+           << s.description << "\n";
+    }
+    os << "\nsignals (VCD):\n";
+    for (const auto& s : t->signals) os << "  " << pad(s.name, 16) << s.description << "\n";
+    return os.str();
+}
+
+int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
+    bool markdown = false;
+    std::string type;
+    for (const auto& a : args) {
+        if (a == "--markdown") {
+            markdown = true;
+        } else if (!a.empty() && a[0] == '-') {
+            throw input_error(source_loc{"command line", 0, 0}, a,
+                              "unknown option" + did_you_mean(a, {"--markdown"}));
+        } else {
+            type = a;
+        }
+    }
+    if (markdown) {
+        m_out << reference_markdown();
+        return k_ok;
+    }
+    if (type.empty()) {
+        m_out << "IP types (trainvp describe TYPE for details; `simulation` for run settings):\n";
+        for (const auto& [name, t] : m_registry.types()) {
+            std::string first = t.description.substr(0, t.description.find(". "));
+            m_out << "  " << pad(name, 22) << first << "\n";
+        }
+        return k_ok;
+    }
+    if (type != "simulation" && m_registry.find(type) == nullptr) {
+        auto names = m_registry.names();
+        names.push_back("simulation");
+        throw input_error(source_loc{"command line", 0, 0}, type,
+                          "unknown IP type" + did_you_mean(type, names) +
+                              "; known types: " + join(m_registry.names(), ", "));
+    }
+    m_out << describe_text(type);
+    return k_ok;
+}
+
+std::string trainvp_cli::reference_markdown() const {
+    std::ostringstream os;
+    os << "# IP reference\n\n"
+       << "Generated by `trainvp describe --markdown` from the blocks' own declarations; do "
+          "not edit by hand (regenerate with `tools/gen_docs.sh`).\n\n";
+    auto params_table = [&](const std::vector<param_decl>& ps) {
+        os << "| param | unit | default | range | description |\n|---|---|---|---|---|\n";
+        for (const auto& p : ps) {
+            os << "| `" << p.name << "` | " << md_cell(p.unit_text()) << " | `"
+               << md_cell(default_of(p)) << "` | " << md_cell(p.range_text) << " | "
+               << md_cell(p.description) << " |\n";
+        }
+        os << "\n";
+    };
+    os << "## simulation\n\nSettings of a run (the `simulation:` section of a config).\n\n";
+    params_table(sim_settings::decls());
+    for (const auto& [name, t] : m_registry.types()) {
+        os << "## " << name << "\n\n" << t.description << "\n\n";
+        if (!t.params.empty()) params_table(t.params);
+        if (!t.ports.empty()) {
+            os << "| socket | role | protocol | description |\n|---|---|---|---|\n";
+            for (const auto& p : t.ports) {
+                os << "| `" << p.name << (p.is_array ? "[i]" : "") << "` | "
+                   << (p.role == port_role::INITIATOR ? "initiator" : "target") << " | "
+                   << p.protocol << " | " << md_cell(p.description) << " |\n";
+            }
+            os << "\n";
+        }
+        if (!t.stats.empty()) {
+            os << "| statistic | unit | kind | description |\n|---|---|---|---|\n";
+            for (const auto& s : t.stats) {
+                os << "| `" << s.name << "` | " << s.unit << " | " << stat_kind_name(s.kind)
+                   << " | " << md_cell(s.description) << " |\n";
+            }
+            os << "\n";
+        }
+        if (!t.signals.empty()) {
+            os << "| VCD signal | description |\n|---|---|\n";
+            for (const auto& s : t.signals) {
+                os << "| `" << s.name << "` | " << md_cell(s.description) << " |\n";
+            }
+            os << "\n";
+        }
+    }
+    return os.str();
+}
+
+}  // namespace trainvp

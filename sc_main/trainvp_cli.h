@@ -1,0 +1,34 @@
+// The `trainvp` command line: run, check, describe, --version, --help.  The only place where
+// errors become exit codes: 0 ok, 1 simulation error, 2 bad input.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace trainvp {
+
+class registry;
+
+class trainvp_cli {
+public:
+    trainvp_cli(const registry& reg, std::ostream& out, std::ostream& err)
+        : m_registry(reg), m_out(out), m_err(err) {}
+
+    int main(const std::vector<std::string>& args);
+
+    // The IP reference (docs/ip-reference.md) as Markdown, from the declarations.
+    std::string reference_markdown() const;
+
+private:
+    int cmd_run(const std::vector<std::string>& args, bool check_only);
+    int cmd_describe(const std::vector<std::string>& args);
+    std::string describe_text(const std::string& type) const;
+    void usage() const;
+
+    const registry& m_registry;
+    std::ostream& m_out;
+    std::ostream& m_err;
+};
+
+}  // namespace trainvp
