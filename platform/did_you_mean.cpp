@@ -4,18 +4,22 @@
 
 namespace trainvp {
 
+// Optimal string alignment: Levenshtein plus transposition of neighbours, the commonest typo.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    const std::size_t n = a.size(), m = b.size();
+    std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
+    for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= n; ++i) {
+        for (std::size_t j = 1; j <= m; ++j) {
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
         }
-        std::swap(prev, cur);
     }
-    return prev[b.size()];
+    return d[n][m];
 }
 
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
@@ -28,9 +32,10 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
             best_d = d;
         }
     }
-    // A third of the word (at least 1, at least 2 for longer words) keeps suggestions useful
-    // without proposing unrelated names.
-    std::size_t limit = std::max<std::size_t>(word.size() >= 6 ? 2 : 1, word.size() / 3);
+    // One edit for short words, two from four letters, a third of longer words: close enough
+    // to be the intended name, far enough not to propose unrelated ones.
+    const std::size_t limit =
+        word.size() <= 3 ? 1 : std::max<std::size_t>(2, word.size() / 3);
     if (best == nullptr || best_d > limit) return "";
     return " (did you mean '" + *best + "'?)";
 }

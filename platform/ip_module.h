@@ -39,6 +39,7 @@ protected:
     // Tells the controller a driver finished (call once, after finished() turns true).
     void notify_finished() { m_ctx->driver_done().notify(sc_core::SC_ZERO_TIME); }
     void progress() { m_ctx->progress(); }
+    void progress_until(const sc_core::sc_time& t) { m_ctx->progress_until(t); }
     void span(const std::string& name, const std::string& cat, const sc_core::sc_time& start,
               const sc_core::sc_time& end) {
         m_ctx->spans().span(m_path, name, cat, start.value(), end.value());

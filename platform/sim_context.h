@@ -36,8 +36,13 @@ public:
     const timeline& spans() const { return m_timeline; }
 
     // Blocks call this whenever work moves (a transaction completes, a packet leaves).
-    void progress() { ++m_progress; }
-    std::uint64_t progress_count() const { return m_progress; }
+    void progress() { progress_until(sc_core::sc_time_stamp()); }
+    // Loosely-timed blocks know work will complete at a future time (a reservation that ends
+    // at t); until then the platform is not stalled.
+    void progress_until(const sc_core::sc_time& t) {
+        if (t > m_progress_until) m_progress_until = t;
+    }
+    const sc_core::sc_time& last_progress() const { return m_progress_until; }
 
     sc_core::sc_event& driver_done() { return m_driver_done; }
 
@@ -53,7 +58,7 @@ public:
 private:
     sim_settings m_settings;
     timeline m_timeline;
-    std::uint64_t m_progress = 0;
+    sc_core::sc_time m_progress_until;
     sc_core::sc_event m_driver_done{"trainvp_driver_done"};
 };
 

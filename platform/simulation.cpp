@@ -81,29 +81,27 @@ private:
                            [](const ip_module* d) { return d->finished(); });
     }
 
+    // Wakes when a driver finishes or when stall_timeout has passed since the last progress
+    // (or the end of the last reservation a block announced).
     void watch() {
         sim_context& ctx = m_sim.m_ctx;
         const sc_core::sc_time timeout(static_cast<double>(ctx.settings().stall_timeout.ps),
                                        sc_core::SC_PS);
-        std::uint64_t last = ctx.progress_count();
-        sc_core::sc_time last_change = sc_core::sc_time_stamp();
         while (true) {
             if (all_finished()) {
                 status = run_status::FINISHED;
                 sc_core::sc_stop();
                 return;
             }
-            wait(timeout, ctx.driver_done());
-            if (ctx.progress_count() != last) {
-                last = ctx.progress_count();
-                last_change = sc_core::sc_time_stamp();
-                continue;
+            const sc_core::sc_time now = sc_core::sc_time_stamp();
+            const sc_core::sc_time deadline = ctx.last_progress() + timeout;
+            if (now >= deadline) {
+                status = run_status::STALLED;
+                stall_report = report(ctx.last_progress());
+                sc_core::sc_stop();
+                return;
             }
-            if (sc_core::sc_time_stamp() - last_change < timeout) continue;
-            status = run_status::STALLED;
-            stall_report = report(last_change);
-            sc_core::sc_stop();
-            return;
+            wait(deadline - now, ctx.driver_done());
         }
     }
 

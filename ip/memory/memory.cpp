@@ -73,7 +73,7 @@ void memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
 
     delay = done - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    progress();
+    progress_until(done);
 }
 
 std::string memory::pending_work() const {

@@ -74,6 +74,8 @@ void traffic_generator::run() {
         }
         const sc_time now = sc_core::sc_time_stamp();
         qk.set(issue > now ? issue - now : sc_core::SC_ZERO_TIME);
+        // Waiting for a paced issue time is scheduled work, not a stall.
+        progress_until(issue);
         if (qk.need_sync()) qk.sync();
 
         tlm::tlm_generic_payload trans;

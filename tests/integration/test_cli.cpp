@@ -1,0 +1,133 @@
+// The `trainvp` command as a user runs it: exit codes, the bad-config corpus, determinism,
+// reproducing a run from config.resolved.yaml, and the generated IP reference being current.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_util.h"
+
+namespace trainvp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs trainvp from the source folder, so that paths in messages read as a user types them.
+test::command_result trainvp(const std::string& args) {
+    return test::run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN +
+                             " " + args);
+}
+
+TEST(cli, version_help_and_usage_errors) {
+    auto v = trainvp("--version");
+    EXPECT_EQ(v.exit_code, 0);
+    EXPECT_EQ(v.out.rfind("trainvp 0.", 0), 0u) << v.out;
+    auto h = trainvp("--help");
+    EXPECT_EQ(h.exit_code, 0);
+    EXPECT_NE(h.out.find("usage: trainvp <command>"), std::string::npos);
+    EXPECT_TRUE(h.err.empty()) << "the SystemC banner or anything else leaked: " << h.err;
+    EXPECT_EQ(trainvp("").exit_code, 2);
+    auto u = trainvp("rnu x.yaml");
+    EXPECT_EQ(u.exit_code, 2);
+    EXPECT_NE(u.err.find("unknown command 'rnu' (did you mean 'run'?)"), std::string::npos);
+    auto o = trainvp("run configs/examples/traffic_to_memory.yaml --vdc");
+    EXPECT_EQ(o.exit_code, 2);
+    EXPECT_EQ(o.err, "command line: error: --vdc: unknown option (did you mean '--vcd'?)\n");
+    auto m = trainvp("check no/such/file.yaml");
+    EXPECT_EQ(m.exit_code, 2);
+    EXPECT_EQ(m.err, "no/such/file.yaml: error: cannot open config file 'no/such/file.yaml'\n");
+}
+
+TEST(cli, check_validates_without_simulating) {
+    auto r = trainvp("check configs/examples/traffic_to_memory.yaml");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "configs/examples/traffic_to_memory.yaml: ok (4 blocks, 2 connections)\n");
+}
+
+// Every file in tests/configs/bad/ must fail with exit code 2 and exactly the message in the
+// .expected file beside it, for both `check` and `run`.
+std::vector<std::string> bad_configs() {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad")) {
+        if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+class bad_config : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(bad_config, fails_with_its_expected_message_and_exit_code_2) {
+    const std::string rel = "tests/configs/bad/" + GetParam();
+    const std::string expected =
+        test::read_file(fs::path(TRAINVP_SOURCE_DIR) / (rel + ".expected"));
+    ASSERT_FALSE(expected.empty()) << rel << ".expected is missing";
+    auto dir = test::temp_dir("bad_" + GetParam());
+    for (const std::string& cmd : {"check " + rel + ".yaml",
+                                  "run " + rel + ".yaml --out " + (dir / "out").string()}) {
+        auto r = trainvp(cmd);
+        EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.err;
+        EXPECT_EQ(r.err, expected) << cmd;
+        EXPECT_TRUE(r.out.empty()) << cmd << ": " << r.out;
+    }
+    EXPECT_FALSE(fs::exists(dir / "out" / "stats.json")) << "a bad config must not write results";
+}
+
+INSTANTIATE_TEST_SUITE_P(corpus, bad_config, ::testing::ValuesIn(bad_configs()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(cli, bad_corpus_is_large_enough) { EXPECT_GE(bad_configs().size(), 15u); }
+
+TEST(cli, same_config_and_seed_give_byte_identical_outputs) {
+    auto dir = test::temp_dir("determinism");
+    for (const char* run : {"a", "b"}) {
+        auto r = trainvp("run configs/examples/traffic_to_memory.yaml --vcd --quiet --out " +
+                         (dir / run).string());
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    for (const char* f : {"stats.json", "stats.csv", "timeline.json", "waves.vcd",
+                          "config.resolved.yaml"}) {
+        const std::string a = test::read_file(dir / "a" / f), b = test::read_file(dir / "b" / f);
+        EXPECT_FALSE(a.empty()) << f;
+        EXPECT_TRUE(a == b) << f << " differs between two runs";
+    }
+}
+
+TEST(cli, resolved_config_reproduces_the_run) {
+    auto dir = test::temp_dir("resolved");
+    auto r1 = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --set "
+                      "node[1].mem.latency=120ns --out " +
+                      (dir / "a").string());
+    ASSERT_EQ(r1.exit_code, 0) << r1.err;
+    auto r2 = trainvp("run " + (dir / "a" / "config.resolved.yaml").string() + " --quiet --out " +
+                      (dir / "b").string());
+    ASSERT_EQ(r2.exit_code, 0) << r2.err;
+    auto a = nlohmann::json::parse(test::read_file(dir / "a" / "stats.json"));
+    auto b = nlohmann::json::parse(test::read_file(dir / "b" / "stats.json"));
+    EXPECT_EQ(a["blocks"], b["blocks"]);
+    EXPECT_EQ(a["run"]["sim_time_ps"], b["run"]["sim_time_ps"]);
+}
+
+TEST(cli, run_prints_a_summary_and_stall_exits_1) {
+    auto dir = test::temp_dir("summary");
+    auto r = trainvp("run configs/examples/traffic_to_memory.yaml --out " + dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("status                 finished"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("simulated time         1.635 ms"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("node[0].gen.completion_time 160080 ns"), std::string::npos) << r.out;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(cli, ip_reference_is_generated_from_the_declarations) {
+    auto r = trainvp("describe --markdown");
+    ASSERT_EQ(r.exit_code, 0);
+    const std::string committed =
+        test::read_file(fs::path(TRAINVP_SOURCE_DIR) / "docs/ip-reference.md");
+    EXPECT_TRUE(r.out == committed)
+        << "docs/ip-reference.md is out of date: run tools/gen_docs.sh";
+}
+
+}  // namespace
+}  // namespace trainvp

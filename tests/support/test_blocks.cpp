@@ -1,0 +1,61 @@
+#include "tests/support/test_blocks.h"
+
+#include "platform/registry.h"
+
+namespace trainvp::test {
+
+eth_endpoint::eth_endpoint(const sc_core::sc_module_name& n, const params& p) : ip_module(n, p) {
+    p.apply(*this);
+    rx.register_b_transport(this, &eth_endpoint::b_transport);
+}
+
+void eth_endpoint::declare(type_decl<eth_endpoint>& d) {
+    d.describe("Test block with one eth initiator and one eth target.");
+    d.initiator("tx", &eth_endpoint::tx, "eth", "frames out");
+    d.target("rx", &eth_endpoint::rx, "eth", "frames in");
+}
+
+eth_hub::eth_hub(const sc_core::sc_module_name& n, const params& p) : ip_module(n, p) {
+    p.apply(*this);
+    port.init(static_cast<std::size_t>(m_ports));
+    for (std::size_t i = 0; i < port.size(); ++i) {
+        port[i].register_b_transport(this, &eth_hub::b_transport, static_cast<int>(i));
+    }
+}
+
+void eth_hub::declare(type_decl<eth_hub>& d) {
+    d.describe("Test block with an array of eth targets.");
+    d.param("ports", &eth_hub::m_ports, "2", "Number of ports").range("1", "64");
+    d.target("port", &eth_hub::port, "eth", "frames in");
+}
+
+stuck_driver::stuck_driver(const sc_core::sc_module_name& n, const params& p) : ip_module(n, p) {
+    p.apply(*this);
+    SC_THREAD(run);
+}
+
+void stuck_driver::declare(type_decl<stuck_driver>& d) {
+    d.describe("Test driver that works for busy_for, then waits forever holding its items.");
+    d.param("items", &stuck_driver::m_items, "3", "Items of work held");
+    d.param("busy_for", &stuck_driver::m_busy_for, "10us", "Time it makes progress first");
+}
+
+void stuck_driver::run() {
+    // Progress every microsecond for busy_for, then nothing.
+    const sc_core::sc_time step(1, sc_core::SC_US);
+    for (std::uint64_t t = 0; t < m_busy_for.ps; t += 1000000) {
+        wait(step);
+        progress();
+    }
+    wait(m_never);
+}
+
+std::string stuck_driver::pending_work() const {
+    return std::to_string(m_items) + " items waiting for an event nobody sends";
+}
+
+TRAINVP_REGISTER_IP(eth_endpoint, "test.eth_endpoint");
+TRAINVP_REGISTER_IP(eth_hub, "test.eth_hub");
+TRAINVP_REGISTER_IP(stuck_driver, "test.stuck_driver");
+
+}  // namespace trainvp::test

@@ -1,0 +1,69 @@
+// Helpers shared by the platform tests: temporary files, running the trainvp command, and
+// building a platform from YAML text in-process.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "platform/error.h"
+
+namespace trainvp::test {
+
+// A fresh folder under the system temp dir, unique per test.
+inline std::filesystem::path temp_dir(const std::string& name) {
+    namespace fs = std::filesystem;
+    fs::path p = fs::temp_directory_path() / ("trainvp_test_" + name + "_" +
+                                              std::to_string(::getpid()));
+    fs::remove_all(p);
+    fs::create_directories(p);
+    return p;
+}
+
+inline std::string write_file(const std::filesystem::path& p, const std::string& text) {
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct command_result {
+    int exit_code = -1;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+
+// Runs a shell command, capturing stdout and stderr separately.
+inline command_result run_command(const std::string& cmd) {
+    namespace fs = std::filesystem;
+    const fs::path dir = temp_dir("cmd");
+    const std::string out = (dir / "out.txt").string(), err = (dir / "err.txt").string();
+    const int status = std::system((cmd + " >" + out + " 2>" + err).c_str());
+    command_result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = read_file(out);
+    r.err = read_file(err);
+    fs::remove_all(dir);
+    return r;
+}
+
+// What a thrown input_error says (or "" when nothing is thrown).
+template <typename F>
+std::string input_error_of(F&& f) {
+    try {
+        f();
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace trainvp::test

@@ -1,0 +1,283 @@
+// The YAML loader: expansion of templates, arrays and overrides, includes, --set, and every
+// error class with its exact message (file:line:column, full key, did-you-mean).
+#include <gtest/gtest.h>
+
+#include "platform/platform_loader.h"
+#include "platform/registry.h"
+#include "tests/support/test_util.h"
+
+namespace trainvp {
+namespace {
+
+platform_desc load(const std::string& text, const std::vector<std::string>& sets = {}) {
+    platform_loader loader(registry::global());
+    return loader.load_document(config_node::parse(text, "t.yaml"), "t.yaml", sets);
+}
+
+std::string error_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+    return test::input_error_of([&] { load(text, sets); });
+}
+
+const instance_desc* find(const platform_desc& d, const std::string& path) {
+    for (const auto& i : d.instances) {
+        if (i.path == path) return &i;
+    }
+    return nullptr;
+}
+
+std::string param_text(const platform_desc& d, const std::string& path, const std::string& p) {
+    const instance_desc* i = find(d, path);
+    if (i == nullptr) return "<no instance>";
+    for (const auto& v : i->params) {
+        if (v.name == p) return v.value.scalar();
+    }
+    return "<unset>";
+}
+
+const char* k_node_template = R"(
+templates:
+  pair:
+    components:
+      gen: {type: traffic.generator, message_size: 4KiB}
+      mem: {type: memory, latency: 80ns}
+    connections:
+      - gen.out -> mem.target
+components:
+  node:
+    template: pair
+    count: 4
+    mem: {bandwidth: 10GB/s}
+    override:
+      2: {mem: {latency: 200ns}}
+      "0..1": {gen: {messages: 7}}
+)";
+
+TEST(loader, array_of_template_expands_with_overrides) {
+    platform_desc d = load(k_node_template);
+    ASSERT_EQ(d.instances.size(), 8u);
+    EXPECT_EQ(d.instances[0].path, "node[0].gen");
+    EXPECT_EQ(d.instances[7].path, "node[3].mem");
+    EXPECT_EQ(param_text(d, "node[2].mem", "latency"), "200ns");
+    EXPECT_EQ(param_text(d, "node[3].mem", "latency"), "80ns");
+    EXPECT_EQ(param_text(d, "node[1].mem", "bandwidth"), "10GB/s");  // applies to every element
+    EXPECT_EQ(param_text(d, "node[0].gen", "messages"), "7");
+    EXPECT_EQ(param_text(d, "node[1].gen", "messages"), "7");
+    EXPECT_EQ(param_text(d, "node[2].gen", "messages"), "<unset>");
+    ASSERT_EQ(d.connections.size(), 4u);
+    EXPECT_EQ(d.connections[3].from, "node[3].gen.out");
+    EXPECT_EQ(d.connections[3].to, "node[3].mem.target");
+    ASSERT_EQ(d.groups.size(), 4u);
+    EXPECT_EQ(d.groups[1].path, "node[1]");
+}
+
+TEST(loader, leaf_arrays_and_star_connections) {
+    platform_desc d = load(R"(
+components:
+  gen: {type: traffic.generator, message_size: 64B, count: 3}
+  mem: {type: memory, count: 3, override: {"1,2": {latency: 5ns}}}
+connections:
+  - gen[*].out -> mem[*].target
+)");
+    ASSERT_EQ(d.instances.size(), 6u);
+    ASSERT_EQ(d.connections.size(), 3u);
+    EXPECT_EQ(d.connections[2].from, "gen[2].out");
+    EXPECT_EQ(d.connections[2].to, "mem[2].target");
+    EXPECT_EQ(param_text(d, "mem[0]", "latency"), "<unset>");
+    EXPECT_EQ(param_text(d, "mem[2]", "latency"), "5ns");
+}
+
+TEST(loader, nested_templates_and_inline_groups) {
+    platform_desc d = load(R"(
+templates:
+  leafpair:
+    components:
+      gen: {type: traffic.generator, message_size: 64B}
+      mem: {type: memory}
+    connections: [gen.out -> mem.target]
+  rack:
+    components:
+      a: {template: leafpair}
+      b: {template: leafpair, mem: {latency: 1ns}}
+components:
+  r: {template: rack, count: 2}
+  solo:
+    components:
+      g: {type: traffic.generator, message_size: 1KiB}
+      m: {type: memory}
+    connections: [g.out -> m.target]
+)");
+    EXPECT_EQ(d.instances.size(), 10u);
+    EXPECT_EQ(param_text(d, "r[1].b.mem", "latency"), "1ns");
+    EXPECT_EQ(d.connections.size(), 5u);
+    EXPECT_EQ(d.connections.back().from, "solo.g.out");
+}
+
+TEST(loader, set_edits_document_and_instance_params) {
+    platform_desc d = load(k_node_template,
+                           {"simulation.seed=42", "components.node.count=3",
+                            "node[*].mem.latency=90ns", "node[1].gen.messages=9"});
+    EXPECT_EQ(d.settings.seed, 42u);
+    EXPECT_EQ(d.instances.size(), 6u);
+    EXPECT_EQ(param_text(d, "node[0].mem", "latency"), "90ns");
+    EXPECT_EQ(param_text(d, "node[1].mem", "latency"), "90ns");
+    EXPECT_EQ(param_text(d, "node[1].gen", "messages"), "9");
+}
+
+TEST(loader, set_errors_name_the_argument) {
+    EXPECT_EQ(error_of(k_node_template, {"node[*].mem.latncy=1ns"}),
+              "--set node[*].mem.latncy: error: node[0].mem.latncy: unknown param of type "
+              "'memory' (did you mean 'latency'?)");
+    EXPECT_EQ(error_of(k_node_template, {"nodes[1].mem.latency=1ns"}),
+              "--set nodes[1].mem.latency: error: nodes[1].mem.latency: no block 'nodes[1].mem' "
+              "in the platform (did you mean 'node[1].mem'?)");
+    EXPECT_EQ(error_of(k_node_template, {"simulation.seed"}),
+              "--set: error: simulation.seed: expected --set path=value");
+}
+
+TEST(loader, include_merges_and_the_includer_wins) {
+    auto dir = test::temp_dir("include");
+    test::write_file(dir / "base.yaml", R"(
+simulation: {seed: 5, stall_timeout: 2ms}
+components:
+  mem: {type: memory, latency: 10ns}
+  gen: {type: traffic.generator, message_size: 64B}
+connections: [gen.out -> mem.target]
+)");
+    const std::string top = test::write_file(dir / "top.yaml", R"(include: base.yaml
+simulation: {seed: 6}
+components:
+  mem: {latency: 20ns}
+  gen2: {type: traffic.generator, message_size: 64B}
+  mem2: {type: memory}
+connections: [gen2.out -> mem2.target]
+)");
+    platform_loader loader(registry::global());
+    platform_desc d = loader.load(top);
+    EXPECT_EQ(d.settings.seed, 6u);
+    EXPECT_EQ(d.settings.stall_timeout.ps, 2000000000u);
+    EXPECT_EQ(param_text(d, "mem", "latency"), "20ns");
+    EXPECT_EQ(d.connections.size(), 2u);  // connection lists are appended
+}
+
+TEST(loader, include_errors) {
+    auto dir = test::temp_dir("include_err");
+    test::write_file(dir / "a.yaml", "include: b.yaml\n");
+    test::write_file(dir / "b.yaml", "include: [a.yaml]\n");
+    test::write_file(dir / "c.yaml", "include: missing.yaml\n");
+    platform_loader loader(registry::global());
+    EXPECT_EQ(test::input_error_of([&] { loader.load((dir / "a.yaml").string()); }),
+              (dir / "b.yaml").string() +
+                  ":1:11: error: include: include cycle: a.yaml -> b.yaml -> a.yaml");
+    EXPECT_EQ(test::input_error_of([&] { loader.load((dir / "c.yaml").string()); }),
+              (dir / "c.yaml").string() + ":1:10: error: include: cannot open config file '" +
+                  (dir / "missing.yaml").string() + "'");
+    EXPECT_EQ(test::input_error_of([&] { loader.load((dir / "nope.yaml").string()); }),
+              (dir / "nope.yaml").string() + ": error: cannot open config file '" +
+                  (dir / "nope.yaml").string() + "'");
+}
+
+TEST(loader, syntax_and_structure_errors) {
+    EXPECT_EQ(error_of("components:\n  a: [1, 2\n"),
+              "t.yaml:3:1: error: YAML syntax: end of sequence flow not found");
+    EXPECT_EQ(error_of("components:\n  a: {type: memory}\n  a: {type: memory}\n"),
+              "t.yaml:3:3: error: a: duplicate key (first given at t.yaml:2:3)");
+    EXPECT_EQ(error_of("componets: {}\n"),
+              "t.yaml:1:1: error: componets: unknown section (did you mean 'components'?); "
+              "expected one of description, simulation, templates, components, connections, "
+              "workload");
+    EXPECT_EQ(error_of("components: [a, b]\n"),
+              "t.yaml:1:13: error: components: expected a map, got a list");
+    EXPECT_EQ(error_of("components:\n  m: {bandwidth: 1GB/s}\n"),
+              "t.yaml:2:3: error: m: a component needs type: (an IP block), template: or "
+              "components: (a group)");
+    EXPECT_EQ(error_of("components:\n  m: {type: memory, template: x}\n"),
+              "t.yaml:2:3: error: m: give only one of type:, template: and components:");
+    EXPECT_EQ(error_of("components:\n  my-mem: {type: memory}\n"),
+              "t.yaml:2:3: error: my-mem: bad component name; use letters, digits and _ (an "
+              "array is declared with count:, not in the name)");
+}
+
+TEST(loader, type_and_param_errors) {
+    EXPECT_EQ(error_of("components:\n  m: {type: memroy}\n"),
+              "t.yaml:2:13: error: m.type: unknown IP type 'memroy' (did you mean 'memory'?) "
+              "(trainvp describe lists the types)");
+    EXPECT_EQ(error_of("components:\n  m: {type: memory, bandwith: 1GB/s}\n"),
+              "t.yaml:2:21: error: m.bandwith: unknown param of type 'memory' (did you mean "
+              "'bandwidth'?); its params are bandwidth, latency, size");
+    EXPECT_EQ(error_of("simulation: {sed: 3}\n"),
+              "t.yaml:1:14: error: simulation.sed: unknown setting (did you mean 'seed'?); "
+              "settings are max_time, stall_timeout, quantum, warmup, seed, timeline");
+    EXPECT_EQ(error_of("simulation: {stall_timeout: 10Gb/s}\n"),
+              "t.yaml:1:29: error: simulation.stall_timeout: '10Gb/s' is a bandwidth, but a time "
+              "is expected, e.g. 10ns (units ps, ns, us, ms, s)");
+    EXPECT_EQ(error_of("simulation: {seed: [1, 2]}\n"),
+              "t.yaml:1:20: error: simulation.seed: expected integer (0.9, 2^-10 or 90%), got a "
+              "list");
+}
+
+TEST(loader, template_errors) {
+    EXPECT_EQ(error_of("components:\n  n: {template: pear}\ntemplates:\n  pair: {components: "
+                       "{}}\n"),
+              "t.yaml:2:17: error: n.template: unknown template 'pear' (did you mean 'pair'?)");
+    EXPECT_EQ(error_of(R"(templates:
+  a: {components: {x: {template: b}}}
+  b: {components: {y: {template: a}}}
+components:
+  top: {template: a}
+)"),
+              "t.yaml:3:34: error: top.x.y.template: template 'a' contains itself (a -> b -> a)");
+    EXPECT_EQ(error_of(R"(templates:
+  p: {components: {mem: {type: memory}}}
+components:
+  n: {template: p, mam: {latency: 1ns}}
+)"),
+              "t.yaml:4:20: error: n.mam: no component 'mam' in this group (did you mean "
+              "'mem'?); it has mem");
+    EXPECT_EQ(error_of("templates:\n  p: {component: {}}\n"),
+              "t.yaml:2:7: error: templates.p.component: unknown template key (did you mean "
+              "'components'?); expected one of description, components, connections");
+}
+
+TEST(loader, array_errors) {
+    EXPECT_EQ(error_of("components:\n  m: {type: memory, count: 0}\n"),
+              "t.yaml:2:28: error: m.count: '0' is out of range [1, 1048576]");
+    EXPECT_EQ(error_of("components:\n  m: {type: memory, count: 2, override: {5: {}}}\n"),
+              "t.yaml:2:42: error: m.override.5: index 5 is out of range: the array has 2 "
+              "elements (0..1)");
+    EXPECT_EQ(error_of("components:\n  m: {type: memory, override: {0: {}}}\n"),
+              "t.yaml:2:31: error: m.override: override: needs count: (it picks elements of an "
+              "array)");
+    EXPECT_EQ(error_of("components:\n  m: {type: memory, count: 2, override: {x: {}}}\n"),
+              "t.yaml:2:42: error: m.override.x: bad index 'x'; expected e.g. 2, 0..3 or 1,3,5");
+}
+
+TEST(loader, connection_syntax_errors) {
+    EXPECT_EQ(error_of("components:\n  m: {type: memory}\nconnections: [m.target <- x.out]\n"),
+              "t.yaml:3:15: error: connections: 'm.target <- x.out': a connection is written "
+              "'a.out -> b.in'");
+    EXPECT_EQ(error_of("components:\n  m: {type: memory}\nconnections: [m -> x.out]\n"),
+              "t.yaml:3:15: error: connections: 'm -> x.out': each side names a socket as "
+              "block.socket");
+    // In a flow list [..] YAML reads [*] as syntax; block lists take it as written.
+    EXPECT_EQ(error_of("components:\n  m: {type: memory}\nconnections:\n  - q[*].out -> m.target\n"),
+              "t.yaml:4:5: error: connections: 'q[*].out -> m.target': [*] must follow an array "
+              "of blocks declared with count:");
+}
+
+TEST(loader, resolved_config_loads_back_to_the_same_platform) {
+    platform_desc a = load(k_node_template);
+    const std::string text = resolved_yaml(a, registry::global());
+    platform_desc b = load(text);
+    ASSERT_EQ(a.instances.size(), b.instances.size());
+    for (std::size_t i = 0; i < a.instances.size(); ++i) {
+        EXPECT_EQ(a.instances[i].path, b.instances[i].path);
+    }
+    EXPECT_EQ(param_text(b, "node[2].mem", "latency"), "200ns");
+    EXPECT_EQ(param_text(b, "node[3].mem", "size"), "16GiB");  // defaults are written out
+    ASSERT_EQ(a.connections.size(), b.connections.size());
+    EXPECT_EQ(resolved_yaml(b, registry::global()).substr(text.find('\n')),
+              text.substr(text.find('\n')));
+}
+
+}  // namespace
+}  // namespace trainvp

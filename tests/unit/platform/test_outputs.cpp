@@ -1,0 +1,112 @@
+// Output documents: stats.json/csv structure, timeline.json trace-event fields, and the VCD
+// header and value changes.  Each TEST elaborates SystemC and so runs in its own process.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/sim_fixture.h"
+#include "tests/support/test_util.h"
+
+namespace trainvp {
+namespace {
+
+const std::string k_pair = R"(
+components:
+  node:
+    count: 2
+    components:
+      gen: {type: traffic.generator, message_size: 4KiB, messages: 5}
+      mem: {type: memory}
+    connections: [gen.out -> mem.target]
+)";
+
+TEST(outputs, stats_json_has_every_declared_stat_with_its_unit) {
+    auto sim = test::make_sim(k_pair);
+    sim->elaborate();
+    run_result r = sim->run();
+    auto j = nlohmann::json::parse(sim->stats_json(r));
+    EXPECT_EQ(j["run"]["status"], "finished");
+    EXPECT_EQ(j["run"]["sim_time_ps"], 5u * 160000u + 80000u);
+    for (const char* block : {"node[0].gen", "node[0].mem", "node[1].gen", "node[1].mem"}) {
+        ASSERT_TRUE(j["blocks"].contains(block)) << block;
+        const auto& b = j["blocks"][block];
+        const type_info* t = registry::global().find(b["type"]);
+        ASSERT_NE(t, nullptr);
+        for (const auto& s : t->stats) {
+            ASSERT_TRUE(b["stats"].contains(s.name)) << block << "." << s.name;
+            EXPECT_EQ(b["stats"][s.name]["unit"], s.unit);
+        }
+    }
+    EXPECT_EQ(j["blocks"]["node[1].mem"]["stats"]["bytes_written"]["value"], 5u * 4096u);
+    const std::string csv = sim->stats_csv(r);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "block,type,stat,value,unit,count,mean,min,max");
+    EXPECT_NE(csv.find("\nnode[1].mem,memory,bytes_written,20480,B,,,,\n"), std::string::npos)
+        << csv;
+}
+
+TEST(outputs, timeline_is_trace_event_json_with_one_track_per_block) {
+    auto sim = test::make_sim(k_pair);
+    sim->elaborate();
+    sim->run();
+    auto j = nlohmann::json::parse(sim->timeline_json());
+    ASSERT_TRUE(j["traceEvents"].is_array());
+    int spans = 0, threads = 0, processes = 0;
+    for (const auto& e : j["traceEvents"]) {
+        ASSERT_TRUE(e.contains("ph") && e.contains("pid") && e.contains("tid") &&
+                    e.contains("name"));
+        if (e["ph"] == "X") {
+            ++spans;
+            EXPECT_TRUE(e["ts"].is_number() && e["dur"].is_number() && e.contains("cat"));
+            EXPECT_GE(e["dur"].get<double>(), 0.0);
+        } else if (e["name"] == "thread_name") {
+            ++threads;
+        } else if (e["name"] == "process_name") {
+            ++processes;
+        }
+    }
+    EXPECT_EQ(spans, 10);     // one per message
+    EXPECT_EQ(threads, 2);    // one track per generator
+    EXPECT_EQ(processes, 2);  // one process per node
+    // The first message of a node: issued at 0, done after 160 ns of data + 80 ns latency.
+    bool found = false;
+    for (const auto& e : j["traceEvents"]) {
+        if (e["ph"] == "X" && e["name"] == "msg 0") {
+            EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 0.0);
+            EXPECT_DOUBLE_EQ(e["dur"].get<double>(), 0.24);  // microseconds
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found);
+}
+
+TEST(outputs, vcd_has_a_header_and_value_changes) {
+    auto dir = test::temp_dir("vcd");
+    auto sim = test::make_sim(k_pair);
+    sim->elaborate();
+    sim->trace_to((dir / "waves.vcd.part").string());
+    run_result r = sim->run();
+    sim->write_outputs(dir.string(), r);
+    const std::string vcd = test::read_file(dir / "waves.vcd");
+    for (const char* tag : {"$date", "$version", "$timescale", "$scope module node_0 $end",
+                            "$scope module mem $end", "$enddefinitions", "$dumpvars"}) {
+        EXPECT_NE(vcd.find(tag), std::string::npos) << tag;
+    }
+    EXPECT_NE(vcd.find("1 ps"), std::string::npos);
+    EXPECT_NE(vcd.find("busy"), std::string::npos);
+    // The memory is busy from 0 to 5 x 160 ns = 800 ns: a timestamp #800000 must appear, with
+    // the busy bit falling there.
+    EXPECT_NE(vcd.find("\n#800000\n"), std::string::npos);
+    std::size_t changes = 0;
+    for (std::size_t p = vcd.find("\n#"); p != std::string::npos; p = vcd.find("\n#", p + 1)) {
+        ++changes;
+    }
+    EXPECT_GE(changes, 3u);
+    for (const char* f : {"stats.json", "stats.csv", "timeline.json", "config.resolved.yaml"}) {
+        EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "waves.vcd.part.vcd"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "stats.json.tmp"));
+}
+
+}  // namespace
+}  // namespace trainvp

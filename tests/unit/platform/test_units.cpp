@@ -1,0 +1,145 @@
+// Units parser: every family with its prefixes, power-of-two and percent numbers, and the
+// errors for wrong families, missing and unknown units.
+#include <gtest/gtest.h>
+
+#include "platform/param_decl.h"
+#include "platform/units.h"
+#include "tests/support/test_util.h"
+
+namespace trainvp {
+namespace {
+
+using units::family;
+
+double parse_ok(const std::string& text, family f) {
+    std::string why;
+    auto q = units::parse(text, f, why);
+    EXPECT_TRUE(q.has_value()) << text << ": " << why;
+    return q ? q->value : -1.0;
+}
+
+std::string parse_err(const std::string& text, family f) {
+    std::string why;
+    auto q = units::parse(text, f, why);
+    EXPECT_FALSE(q.has_value()) << text;
+    return why;
+}
+
+TEST(units, times_from_ps_to_s) {
+    EXPECT_DOUBLE_EQ(parse_ok("1ps", family::TIME), 1e-12);
+    EXPECT_DOUBLE_EQ(parse_ok("10ns", family::TIME), 10e-9);
+    EXPECT_DOUBLE_EQ(parse_ok("2.5 us", family::TIME), 2.5e-6);
+    EXPECT_DOUBLE_EQ(parse_ok("3ms", family::TIME), 3e-3);
+    EXPECT_DOUBLE_EQ(parse_ok("1s", family::TIME), 1.0);
+    EXPECT_DOUBLE_EQ(parse_ok("0", family::TIME), 0.0);  // zero needs no unit
+}
+
+TEST(units, frequencies) {
+    EXPECT_DOUBLE_EQ(parse_ok("100MHz", family::FREQUENCY), 100e6);
+    EXPECT_DOUBLE_EQ(parse_ok("1.5GHz", family::FREQUENCY), 1.5e9);
+    EXPECT_DOUBLE_EQ(parse_ok("32kHz", family::FREQUENCY), 32e3);
+    EXPECT_DOUBLE_EQ(parse_ok("50Hz", family::FREQUENCY), 50.0);
+}
+
+TEST(units, sizes_decimal_and_binary) {
+    EXPECT_DOUBLE_EQ(parse_ok("256B", family::SIZE), 256.0);
+    EXPECT_DOUBLE_EQ(parse_ok("4KB", family::SIZE), 4000.0);
+    EXPECT_DOUBLE_EQ(parse_ok("4KiB", family::SIZE), 4096.0);
+    EXPECT_DOUBLE_EQ(parse_ok("64MB", family::SIZE), 64e6);
+    EXPECT_DOUBLE_EQ(parse_ok("64MiB", family::SIZE), 64.0 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(parse_ok("2GiB", family::SIZE), 2.0 * 1024 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(parse_ok("1GB", family::SIZE), 1e9);
+}
+
+TEST(units, bandwidths_bits_and_bytes) {
+    EXPECT_DOUBLE_EQ(parse_ok("10Gb/s", family::BANDWIDTH), 1.25e9);
+    EXPECT_DOUBLE_EQ(parse_ok("10Gbps", family::BANDWIDTH), 1.25e9);
+    EXPECT_DOUBLE_EQ(parse_ok("100 Mb/s", family::BANDWIDTH), 12.5e6);
+    EXPECT_DOUBLE_EQ(parse_ok("68GB/s", family::BANDWIDTH), 68e9);
+    EXPECT_DOUBLE_EQ(parse_ok("400Gb/s", family::BANDWIDTH), 50e9);
+    EXPECT_DOUBLE_EQ(parse_ok("1Tb/s", family::BANDWIDTH), 125e9);
+    EXPECT_DOUBLE_EQ(parse_ok("8b/s", family::BANDWIDTH), 1.0);
+    EXPECT_DOUBLE_EQ(parse_ok("1kb/s", family::BANDWIDTH), 125.0);
+    EXPECT_DOUBLE_EQ(parse_ok("1MiB/s", family::BANDWIDTH), 1024.0 * 1024.0);
+}
+
+TEST(units, plain_power_of_two_and_percent_numbers) {
+    EXPECT_DOUBLE_EQ(parse_ok("0.9", family::NUMBER), 0.9);
+    EXPECT_DOUBLE_EQ(parse_ok("2^-10", family::NUMBER), 1.0 / 1024.0);
+    EXPECT_DOUBLE_EQ(parse_ok("2^10", family::NUMBER), 1024.0);
+    EXPECT_DOUBLE_EQ(parse_ok("-2^3", family::NUMBER), -8.0);
+    EXPECT_DOUBLE_EQ(parse_ok("90%", family::NUMBER), 0.9);
+    EXPECT_DOUBLE_EQ(parse_ok("1e-3", family::NUMBER), 1e-3);
+}
+
+TEST(units, wrong_family_is_named) {
+    EXPECT_EQ(parse_err("10ns", family::BANDWIDTH),
+              "'10ns' is a time, but a bandwidth is expected, e.g. 10Gb/s (units b/s, Mb/s, "
+              "Gb/s, Gbps, B/s, MB/s, GB/s)");
+    EXPECT_EQ(parse_err("4KiB", family::TIME),
+              "'4KiB' is a size, but a time is expected, e.g. 10ns (units ps, ns, us, ms, s)");
+    EXPECT_EQ(parse_err("10Gb/s", family::SIZE),
+              "'10Gb/s' is a bandwidth, but a size is expected, e.g. 256B (units B, KB, MB, GB, "
+              "KiB, MiB, GiB)");
+    EXPECT_EQ(parse_err("100MHz", family::TIME),
+              "'100MHz' is a frequency, but a time is expected, e.g. 10ns (units ps, ns, us, ms, "
+              "s)");
+}
+
+TEST(units, missing_and_unknown_units_and_garbage) {
+    EXPECT_EQ(parse_err("10", family::TIME),
+              "'10' has no unit; a time needs one, e.g. 10ns (units ps, ns, us, ms, s)");
+    EXPECT_EQ(parse_err("10 parsecs", family::TIME),
+              "unknown unit 'parsecs' in '10 parsecs'; a time is written e.g. 10ns (units ps, ns, "
+              "us, ms, s)");
+    EXPECT_EQ(parse_err("fast", family::BANDWIDTH),
+              "'fast' is not a bandwidth; expected e.g. 10Gb/s (units b/s, Mb/s, Gb/s, Gbps, B/s, "
+              "MB/s, GB/s)");
+    // Case matters: mb/s would be millibits.
+    EXPECT_FALSE(parse_err("10mb/s", family::BANDWIDTH).empty());
+    EXPECT_FALSE(parse_err("0x10", family::NUMBER).empty());
+    EXPECT_FALSE(parse_err("inf", family::NUMBER).empty());
+    EXPECT_FALSE(parse_err("nan", family::NUMBER).empty());
+    EXPECT_FALSE(parse_err("1e999", family::NUMBER).empty());
+    EXPECT_FALSE(parse_err("", family::NUMBER).empty());
+    EXPECT_FALSE(parse_err("2^", family::NUMBER).empty());
+}
+
+TEST(units, transfer_time_and_period_are_exact_picoseconds) {
+    units::bandwidth bw{25.6e9};
+    EXPECT_EQ(bw.transfer_time(4096).ps, 160000u);  // 4096 B / 25.6 GB/s = 160 ns
+    units::bandwidth ten_g{1.25e9};
+    EXPECT_EQ(ten_g.transfer_time(1500).ps, 1200000u);  // 1500 B at 10 Gb/s = 1.2 us
+    EXPECT_EQ(units::frequency{100e6}.period().ps, 10000u);
+}
+
+// Typed param parsing: integers, times as whole picoseconds, ranges.
+TEST(units, param_values_check_kind_and_range) {
+    param_decl d;
+    d.kind = param_kind::INT;
+    d.min = 1;
+    d.max = 64;
+    d.range_text = "[1, 64]";
+    auto v = [](const std::string& s) {
+        return config_node::scalar_node(s, source_loc{"f.yaml", 3, 7});
+    };
+    EXPECT_EQ(param_parse::to_int(v("2^5"), d, "x.lanes"), 32);
+    EXPECT_EQ(test::input_error_of([&] { param_parse::to_int(v("65"), d, "x.lanes"); }),
+              "f.yaml:3:7: error: x.lanes: '65' is out of range [1, 64]");
+    EXPECT_EQ(test::input_error_of([&] { param_parse::to_int(v("2.5"), d, "x.lanes"); }),
+              "f.yaml:3:7: error: x.lanes: '2.5' is not an integer");
+    param_decl t;
+    t.kind = param_kind::TIME;
+    EXPECT_EQ(param_parse::to_time(v("1.5ns"), t, "x.lat").ps, 1500u);
+    EXPECT_EQ(test::input_error_of([&] { param_parse::to_time(v("0.5ps"), t, "x.lat"); }),
+              "f.yaml:3:7: error: x.lat: '0.5ps' is not a whole number of picoseconds");
+    EXPECT_EQ(test::input_error_of([&] { param_parse::to_time(v("-3ns"), t, "x.lat"); }),
+              "f.yaml:3:7: error: x.lat: '-3ns' must not be negative");
+    param_decl b;
+    b.kind = param_kind::BOOL;
+    EXPECT_EQ(test::input_error_of([&] { param_parse::to_bool(v("maybe"), b, "x.on"); }),
+              "f.yaml:3:7: error: x.on: 'maybe' is not a bool; expected true or false");
+}
+
+}  // namespace
+}  // namespace trainvp
