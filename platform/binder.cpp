@@ -27,9 +27,9 @@ binder::endpoint binder::resolve(const std::string& path, const connection_desc&
     if (it == m_blocks.end()) {
         std::vector<std::string> names;
         for (const auto& kv : m_blocks) names.push_back(kv.first);
-        throw input_error(c.loc, "connections",
-                          "'" + c.text + "': no block '" + block_path + "'" +
-                              did_you_mean(block_path, names));
+        throw input_error(
+            c.loc, "connections",
+            "'" + c.text + "': no block '" + block_path + "'" + did_you_mean(block_path, names));
     }
     ip_module* block = it->second;
     const type_info& t = block->type();
@@ -41,8 +41,8 @@ binder::endpoint binder::resolve(const std::string& path, const connection_desc&
         const std::string idx = socket.substr(open + 1, socket.size() - open - 2);
         if (socket.back() != ']' || idx.empty() ||
             idx.find_first_not_of("0123456789") != std::string::npos) {
-            throw input_error(c.loc, "connections", "'" + c.text + "': bad socket index in '" +
-                                                        socket + "'");
+            throw input_error(c.loc, "connections",
+                              "'" + c.text + "': bad socket index in '" + socket + "'");
         }
         index = std::stoul(idx);
         indexed = true;
@@ -73,8 +73,8 @@ binder::endpoint binder::resolve(const std::string& path, const connection_desc&
             throw input_error(c.loc, "connections",
                               "'" + c.text + "': " + block_path + "." + socket + "[" +
                                   std::to_string(index) + "] is out of range; the block has " +
-                                  std::to_string(n) + " (0.." +
-                                  std::to_string(n == 0 ? 0 : n - 1) + ")");
+                                  std::to_string(n) + " (0.." + std::to_string(n == 0 ? 0 : n - 1) +
+                                  ")");
         }
     }
     std::string full = block_path + "." + socket;
@@ -89,8 +89,8 @@ void binder::bind_all(const std::vector<connection_desc>& connections) {
         const std::string head = "'" + c.text + "': ";
         if (a.port->role == port_role::TARGET && b.port->role == port_role::INITIATOR) {
             throw input_error(c.loc, "connections",
-                              head + "written backwards: " + a.path + " is a target and " +
-                                  b.path + " an initiator; write initiator -> target");
+                              head + "written backwards: " + a.path + " is a target and " + b.path +
+                                  " an initiator; write initiator -> target");
         }
         if (a.port->role == b.port->role) {
             throw input_error(c.loc, "connections",
@@ -107,9 +107,9 @@ void binder::bind_all(const std::vector<connection_desc>& connections) {
         for (const endpoint* e : {&a, &b}) {
             auto it = m_bound.find(e->path);
             if (it != m_bound.end()) {
-                throw input_error(c.loc, "connections",
-                                  head + "socket " + e->path + " is already bound (at " +
-                                      it->second.str() + ")");
+                throw input_error(
+                    c.loc, "connections",
+                    head + "socket " + e->path + " is already bound (at " + it->second.str() + ")");
             }
         }
         a.port->bind(a.port->socket(*a.block, a.index), b.port->socket(*b.block, b.index));

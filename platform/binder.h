@@ -16,8 +16,7 @@ class binder {
 public:
     // `blocks` maps instance paths to the built modules; `descs` gives their declarations'
     // locations for messages.
-    binder(const std::map<std::string, ip_module*>& blocks,
-           const std::vector<instance_desc>& descs)
+    binder(const std::map<std::string, ip_module*>& blocks, const std::vector<instance_desc>& descs)
         : m_blocks(blocks), m_descs(descs) {}
 
     // Binds every connection; throws input_error at the first bad one.

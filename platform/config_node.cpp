@@ -165,7 +165,8 @@ config_node config_node::load_file_chain(const std::string& path, std::vector<st
     if (std::find(chain.begin(), chain.end(), key) != chain.end()) {
         std::string cycle;
         for (const auto& c : chain) cycle += fs::path(c).filename().string() + " -> ";
-        throw input_error(from, "include", "include cycle: " + cycle + fs::path(key).filename().string());
+        throw input_error(from, "include",
+                          "include cycle: " + cycle + fs::path(key).filename().string());
     }
     std::ifstream in(path, std::ios::binary);
     if (!in || fs::is_directory(path)) {
@@ -178,8 +179,9 @@ config_node config_node::load_file_chain(const std::string& path, std::vector<st
     config_node doc = parse(ss.str(), path);
     if (doc.is_nil()) return map_node(source_loc{path, 1, 1});
     if (!doc.is_map()) {
-        throw input_error(doc.loc(), "", "a config file must be a map of sections, not " +
-                                             std::string(doc.kind_name()));
+        throw input_error(
+            doc.loc(), "",
+            "a config file must be a map of sections, not " + std::string(doc.kind_name()));
     }
 
     const entry* inc = doc.find_entry("include");
@@ -198,8 +200,8 @@ config_node config_node::load_file_chain(const std::string& path, std::vector<st
     const fs::path dir = fs::path(path).parent_path();
     for (const auto& f : files) {
         if (!f.is_scalar()) {
-            throw input_error(f.loc(), "include", "expected a file name, got " +
-                                                      std::string(f.kind_name()));
+            throw input_error(f.loc(), "include",
+                              "expected a file name, got " + std::string(f.kind_name()));
         }
         fs::path p = fs::path(f.scalar());
         if (p.is_relative()) p = dir / p;

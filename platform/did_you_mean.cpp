@@ -34,9 +34,9 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
     }
     // One edit for short words, two from four letters, a third of longer words: close enough
     // to be the intended name, far enough not to propose unrelated ones.
-    const std::size_t limit =
-        word.size() <= 3 ? 1 : std::max<std::size_t>(2, word.size() / 3);
-    if (best == nullptr || best_d > limit) return "";
+    const std::size_t limit = word.size() <= 3 ? 1 : std::max<std::size_t>(2, word.size() / 3);
+    // Replacing the whole word is not a typo ("c" is not a misspelling of "b").
+    if (best == nullptr || best_d > limit || best_d >= word.size()) return "";
     return " (did you mean '" + *best + "'?)";
 }
 

@@ -75,7 +75,8 @@ struct type_info {
     std::vector<port_decl> ports;
     std::vector<stat_decl> stats;
     std::vector<signal_decl> signals;
-    std::function<std::unique_ptr<ip_module>(const sc_core::sc_module_name&, const trainvp::params&)>
+    std::function<std::unique_ptr<ip_module>(const sc_core::sc_module_name&,
+                                             const trainvp::params&)>
         create;
 
     const param_decl* find_param(const std::string& n) const;

@@ -72,8 +72,7 @@ const std::string& need_scalar(const config_node& v, const param_decl& d, const 
     if (!v.is_scalar()) {
         throw input_error(v.loc(), key,
                           std::string("expected ") + param_kind_name(d.kind) + " (" +
-                              units::family_example(family_of(d.kind)) + "), got " +
-                              v.kind_name());
+                              units::family_example(family_of(d.kind)) + "), got " + v.kind_name());
     }
     return v.scalar();
 }
@@ -136,9 +135,9 @@ std::size_t to_choice(const config_node& v, const param_decl& d, const std::stri
     for (std::size_t i = 0; i < d.choices.size(); ++i) {
         if (d.choices[i] == t) return i;
     }
-    throw input_error(v.loc(), key,
-                      "'" + t + "' is not one of " + join(d.choices, ", ") +
-                          did_you_mean(t, d.choices));
+    throw input_error(
+        v.loc(), key,
+        "'" + t + "' is not one of " + join(d.choices, ", ") + did_you_mean(t, d.choices));
 }
 
 units::duration to_time(const config_node& v, const param_decl& d, const std::string& key) {
@@ -174,8 +173,8 @@ units::bandwidth to_bandwidth(const config_node& v, const param_decl& d, const s
 std::vector<double> to_real_list(const config_node& v, const param_decl& d,
                                  const std::string& key) {
     if (!v.is_seq()) {
-        throw input_error(v.loc(), key, std::string("expected a list of numbers, got ") +
-                                            v.kind_name());
+        throw input_error(v.loc(), key,
+                          std::string("expected a list of numbers, got ") + v.kind_name());
     }
     std::vector<double> out;
     param_decl item = d;

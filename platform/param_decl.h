@@ -15,7 +15,18 @@
 
 namespace trainvp {
 
-enum class param_kind { BOOL, INT, REAL, STRING, ENUM, TIME, FREQUENCY, SIZE, BANDWIDTH, REAL_LIST };
+enum class param_kind {
+    BOOL,
+    INT,
+    REAL,
+    STRING,
+    ENUM,
+    TIME,
+    FREQUENCY,
+    SIZE,
+    BANDWIDTH,
+    REAL_LIST
+};
 
 const char* param_kind_name(param_kind k);
 
@@ -27,7 +38,7 @@ struct param_decl {
     bool required = false;
     std::optional<double> min;  // in the family's base unit (s, Hz, B, B/s) or plain
     std::optional<double> max;
-    std::string range_text;     // "[1, 1024]" as declared, for messages and docs
+    std::string range_text;            // "[1, 1024]" as declared, for messages and docs
     std::vector<std::string> choices;  // ENUM only
     // Parses `value` (whose full key is `key`) and stores it into `obj`.  Throws input_error.
     std::function<void(void* obj, const config_node& value, const std::string& key,

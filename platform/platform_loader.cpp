@@ -13,8 +13,8 @@ namespace trainvp {
 
 namespace {
 
-const std::vector<std::string> k_sections{"description", "simulation", "templates", "components",
-                                          "connections", "workload"};
+const std::vector<std::string> k_sections{"description", "simulation",  "templates",
+                                          "components",  "connections", "workload"};
 const std::vector<std::string> k_template_keys{"description", "components", "connections"};
 // Keys of a component body that are not params (leaf) or child overrides (group).
 const std::vector<std::string> k_reserved{"type",     "template",   "count",
@@ -65,8 +65,7 @@ std::set<std::size_t> parse_indices(const std::string& spec, std::size_t count,
     auto number = [&](const std::string& s) -> std::size_t {
         if (s.empty() || !std::all_of(s.begin(), s.end(),
                                       [](char c) { return std::isdigit((unsigned char)c); })) {
-            throw input_error(loc, key,
-                              "bad index '" + spec + "'; expected e.g. 2, 0..3 or 1,3,5");
+            throw input_error(loc, key, "bad index '" + spec + "'; expected e.g. 2, 0..3 or 1,3,5");
         }
         std::size_t v = std::stoul(s);
         if (v >= count) {
@@ -79,8 +78,8 @@ std::set<std::size_t> parse_indices(const std::string& spec, std::size_t count,
     };
     while (start <= spec.size()) {
         std::size_t comma = spec.find(',', start);
-        std::string part = spec.substr(start, comma == std::string::npos ? std::string::npos
-                                                                         : comma - start);
+        std::string part =
+            spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         part.erase(std::remove(part.begin(), part.end(), ' '), part.end());
         std::size_t dots = part.find("..");
         if (dots != std::string::npos) {
@@ -167,7 +166,8 @@ private:
     }
 
     void leaf(const std::string& path, const config_node& type, const config_node& body) {
-        if (!type.is_scalar()) throw input_error(type.loc(), path + ".type", "expected a type name");
+        if (!type.is_scalar())
+            throw input_error(type.loc(), path + ".type", "expected a type name");
         const type_info* t = m_registry.find(type.scalar());
         if (t == nullptr) {
             throw input_error(type.loc(), path + ".type",
@@ -210,9 +210,9 @@ private:
             const std::string& tname = tmpl->scalar();
             const config_node* t = m_templates.find(tname);
             if (t == nullptr) {
-                throw input_error(tmpl->loc(), path + ".template",
-                                  "unknown template '" + tname + "'" +
-                                      did_you_mean(tname, m_templates.keys()));
+                throw input_error(
+                    tmpl->loc(), path + ".template",
+                    "unknown template '" + tname + "'" + did_you_mean(tname, m_templates.keys()));
             }
             if (std::find(m_stack.begin(), m_stack.end(), tname) != m_stack.end()) {
                 throw input_error(tmpl->loc(), path + ".template",
@@ -256,9 +256,9 @@ public:
     void add_connection(const std::string& prefix, const config_node& line) {
         const std::string where = prefix.empty() ? "connections" : prefix + ".connections";
         if (!line.is_scalar()) {
-            throw input_error(line.loc(), where,
-                              "a connection is written 'a.out -> b.in', got " +
-                                  std::string(line.kind_name()));
+            throw input_error(
+                line.loc(), where,
+                "a connection is written 'a.out -> b.in', got " + std::string(line.kind_name()));
         }
         const std::string& text = line.scalar();
         std::size_t arrow = text.find("->");
@@ -308,8 +308,9 @@ public:
             }
             if (!found) {
                 throw input_error(c.loc, "connections",
-                                  "'" + c.text + "': [*] must follow an array of blocks "
-                                  "declared with count:");
+                                  "'" + c.text +
+                                      "': [*] must follow an array of blocks "
+                                      "declared with count:");
             }
             for (std::size_t i = 0; i < n; ++i) {
                 connection_desc e = c;
@@ -352,8 +353,7 @@ bool path_matches(const std::string& pattern, const std::string& path) {
     return i == pattern.size() && j == path.size();
 }
 
-void apply_instance_set(platform_desc& desc, const std::string& assignment,
-                        const registry& reg) {
+void apply_instance_set(platform_desc& desc, const std::string& assignment, const registry& reg) {
     const std::size_t eq = assignment.find('=');
     const std::string lhs = assignment.substr(0, eq);
     const source_loc loc{"--set " + lhs, 0, 0};
@@ -380,9 +380,9 @@ void apply_instance_set(platform_desc& desc, const std::string& assignment,
         if (t->find_param(param) == nullptr) {
             std::vector<std::string> names;
             for (const auto& p : t->params) names.push_back(p.name);
-            throw input_error(loc, inst.path + "." + param,
-                              "unknown param of type '" + t->name + "'" +
-                                  did_you_mean(param, names));
+            throw input_error(
+                loc, inst.path + "." + param,
+                "unknown param of type '" + t->name + "'" + did_you_mean(param, names));
         }
         bool replaced = false;
         for (auto& p : inst.params) {
@@ -394,9 +394,8 @@ void apply_instance_set(platform_desc& desc, const std::string& assignment,
         if (!replaced) inst.params.push_back(param_value{param, value});
     }
     if (!any) {
-        throw input_error(loc, lhs,
-                          "no block '" + pattern + "' in the platform" +
-                              did_you_mean(pattern, paths));
+        throw input_error(
+            loc, lhs, "no block '" + pattern + "' in the platform" + did_you_mean(pattern, paths));
     }
 }
 
@@ -542,9 +541,9 @@ std::string resolved_yaml(const platform_desc& desc, const registry& reg) {
                 leaf.set(d.name, config_node::scalar_node(d.default_text, none), none);
             }
         }
-        parent.set(i.path.substr(i.path.rfind('.') == std::string::npos ? 0
-                                                                          : i.path.rfind('.') + 1),
-                   leaf, none);
+        parent.set(
+            i.path.substr(i.path.rfind('.') == std::string::npos ? 0 : i.path.rfind('.') + 1), leaf,
+            none);
     }
     root.set("components", comps, none);
     YAML::Node conns(YAML::NodeType::Sequence);

@@ -14,8 +14,8 @@ void registry::add(type_info info) {
         throw std::logic_error("IP type '" + info.name + "' is registered twice");
     }
     for (const auto& p : info.params) {
-        for (const char* reserved : {"type", "template", "count", "override", "components",
-                                     "connections"}) {
+        for (const char* reserved :
+             {"type", "template", "count", "override", "components", "connections"}) {
             if (p.name == reserved) {
                 throw std::logic_error("IP type '" + info.name + "' declares a param named '" +
                                        p.name + "', which configs use for structure");

@@ -275,21 +275,21 @@ stats_report make_report(const platform_desc& d, const run_result& r) {
 
 stats_report simulation::report(const run_result& r) const {
     stats_report rep = make_report(m_desc, r);
-    visit_stats([&](const ip_module& b, const stat_decl& s, const std::string& name,
-                    const void* v) {
-        switch (s.kind) {
-            case stat_kind::COUNTER:
-                rep.add(b.path(), b.type().name, name, s.unit, *static_cast<const counter*>(v));
-                break;
-            case stat_kind::SCALAR:
-                rep.add(b.path(), b.type().name, name, s.unit, *static_cast<const scalar*>(v));
-                break;
-            case stat_kind::DISTRIBUTION:
-                rep.add(b.path(), b.type().name, name, s.unit,
-                        *static_cast<const distribution*>(v));
-                break;
-        }
-    });
+    visit_stats(
+        [&](const ip_module& b, const stat_decl& s, const std::string& name, const void* v) {
+            switch (s.kind) {
+                case stat_kind::COUNTER:
+                    rep.add(b.path(), b.type().name, name, s.unit, *static_cast<const counter*>(v));
+                    break;
+                case stat_kind::SCALAR:
+                    rep.add(b.path(), b.type().name, name, s.unit, *static_cast<const scalar*>(v));
+                    break;
+                case stat_kind::DISTRIBUTION:
+                    rep.add(b.path(), b.type().name, name, s.unit,
+                            *static_cast<const distribution*>(v));
+                    break;
+            }
+        });
     return rep;
 }
 
@@ -355,12 +355,13 @@ std::string simulation::summary(const run_result& r) const {
                     const void* v) {
         if (!s.headline) return;
         double x = 0;
-        if (s.kind == stat_kind::COUNTER) x = static_cast<double>(static_cast<const counter*>(v)->value());
+        if (s.kind == stat_kind::COUNTER)
+            x = static_cast<double>(static_cast<const counter*>(v)->value());
         if (s.kind == stat_kind::SCALAR) x = static_cast<const scalar*>(v)->value();
         if (s.kind == stat_kind::DISTRIBUTION) x = static_cast<const distribution*>(v)->mean();
         const std::string key = b.type().name + "." + name;
-        auto it = std::find_if(rows.begin(), rows.end(),
-                               [&](const auto& p) { return p.first == key; });
+        auto it =
+            std::find_if(rows.begin(), rows.end(), [&](const auto& p) { return p.first == key; });
         if (it == rows.end()) {
             rows.push_back({key, agg{s.unit, 0.0, 0, {}}});
             it = rows.end() - 1;

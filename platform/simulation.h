@@ -68,7 +68,7 @@ private:
     const registry& m_registry;
     sim_context m_ctx;
     std::vector<std::unique_ptr<sc_core::sc_module>> m_owned;  // groups and blocks
-    std::vector<ip_module*> m_blocks;                           // in config order
+    std::vector<ip_module*> m_blocks;                          // in config order
     std::map<std::string, ip_module*> m_by_path;
     std::unique_ptr<controller> m_controller;
     sc_core::sc_trace_file* m_vcd = nullptr;

@@ -12,7 +12,9 @@
 namespace {
 // libsystemc prints its banner from its own main(), before sc_main; a static initialiser runs
 // earlier still.  trainvp's output starts with its own line instead.
-const bool g_quiet_banner = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
+const bool g_quiet_banner = [] {
+    return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+}();
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {

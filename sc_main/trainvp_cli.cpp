@@ -48,8 +48,10 @@ std::string pad(const std::string& s, std::size_t w) {
 std::string md_cell(std::string s) {
     std::string out;
     for (char c : s) {
-        if (c == '|') out += "\\|";
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else
+            out += c;
     }
     return out;
 }
@@ -197,15 +199,14 @@ std::string trainvp_cli::describe_text(const std::string& name) const {
     os << "\nparams:\n";
     for (const auto& p : *params) {
         os << "  " << pad(p.name, 16) << pad(p.unit_text(), 28) << pad(default_of(p), 12)
-           << (p.range_text.empty() ? "" : "range " + p.range_text + "  ") << p.description
-           << "\n";
+           << (p.range_text.empty() ? "" : "range " + p.range_text + "  ") << p.description << "\n";
     }
     if (t == nullptr) return os.str();
     os << "\nsockets:\n";
     for (const auto& p : t->ports) {
         os << "  " << pad(p.name + (p.is_array ? "[i]" : ""), 16)
-           << pad(p.role == port_role::INITIATOR ? "initiator" : "target", 11)
-           << pad(p.protocol, 8) << p.description << "\n";
+           << pad(p.role == port_role::INITIATOR ? "initiator" : "target", 11) << pad(p.protocol, 8)
+           << p.description << "\n";
     }
     os << "\nstatistics:\n";
     for (const auto& s : t->stats) {

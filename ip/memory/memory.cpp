@@ -24,13 +24,12 @@ void memory::declare(type_decl<memory>& d) {
     d.stat("writes", &memory::m_writes, "1", "Write requests served");
     d.stat("bytes_read", &memory::m_bytes_read, "B", "Bytes read");
     d.stat("bytes_written", &memory::m_bytes_written, "B", "Bytes written");
-    d.stat("address_errors", &memory::m_errors, "1", "Requests beyond `size`, answered with an "
-                                                       "address error");
+    d.stat("address_errors", &memory::m_errors, "1",
+           "Requests beyond `size`, answered with an "
+           "address error");
     d.stat("busy_time", &memory::m_busy_ns, "ns", "Time the data channel was moving data");
-    d.headline("utilisation", &memory::m_utilisation, "1",
-               "busy_time / simulated time of the run");
-    d.stat("queue_delay", &memory::m_queue_ns, "ns",
-           "Time a request waited for the data channel");
+    d.headline("utilisation", &memory::m_utilisation, "1", "busy_time / simulated time of the run");
+    d.stat("queue_delay", &memory::m_queue_ns, "ns", "Time a request waited for the data channel");
     d.signal("busy", &memory::m_busy, "1 while the data channel moves data");
     d.signal("queue", &memory::m_queue, "Requests waiting for or using the data channel");
 }

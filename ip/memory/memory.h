@@ -2,8 +2,8 @@
 // (a resource busy until a time) and complete `latency` after their data has moved.
 #pragma once
 
-#include <tlm>
 #include <tlm_utils/simple_target_socket.h>
+#include <tlm>
 
 #include "platform/ip_module.h"
 #include "traces/traced_level.h"

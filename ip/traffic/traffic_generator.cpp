@@ -44,8 +44,7 @@ traffic_generator::traffic_generator(const sc_core::sc_module_name& name, const 
     : ip_module(name, p) {
     p.apply(*this);
     if (m_region.bytes < m_message_size.bytes) {
-        throw input_error(p.where(), path() + ".region",
-                          "region is smaller than message_size");
+        throw input_error(p.where(), path() + ".region", "region is smaller than message_size");
     }
     SC_THREAD(run);
 }
@@ -60,7 +59,8 @@ void traffic_generator::run() {
                       sc_core::SC_PS);
     const std::uint64_t size = m_message_size.bytes;
     const std::uint64_t slots = m_region.bytes / size;
-    std::vector<unsigned char> data(static_cast<std::size_t>(std::min<std::uint64_t>(size, 1 << 16)));
+    std::vector<unsigned char> data(
+        static_cast<std::size_t>(std::min<std::uint64_t>(size, 1 << 16)));
     std::deque<sc_time> completions;  // of the last `outstanding` messages
     sc_time issue = start;
     m_first_issue = start;
@@ -92,8 +92,8 @@ void traffic_generator::run() {
         sc_time delay = qk.get_local_time();
         out->b_transport(trans, delay);
         if (trans.is_response_error()) {
-            throw sim_error(path() + ": message " + std::to_string(i) + " failed: " +
-                            trans.get_response_string());
+            throw sim_error(path() + ": message " + std::to_string(i) +
+                            " failed: " + trans.get_response_string());
         }
         const sc_time done = sc_core::sc_time_stamp() + delay;
         m_in_flight.change_at(issue, +1);

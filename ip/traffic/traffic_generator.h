@@ -5,8 +5,8 @@
 
 #include <deque>
 
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm>
 
 #include "platform/ip_module.h"
 #include "traces/traced_level.h"

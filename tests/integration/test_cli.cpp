@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 
 // Runs trainvp from the source folder, so that paths in messages read as a user types them.
 test::command_result trainvp(const std::string& args) {
-    return test::run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN +
-                             " " + args);
+    return test::run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN + " " +
+                             args);
 }
 
 TEST(cli, version_help_and_usage_errors) {
@@ -50,7 +50,8 @@ TEST(cli, check_validates_without_simulating) {
 // .expected file beside it, for both `check` and `run`.
 std::vector<std::string> bad_configs() {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad")) {
+    for (const auto& e :
+         fs::directory_iterator(fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad")) {
         if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
     }
     std::sort(names.begin(), names.end());
@@ -65,8 +66,8 @@ TEST_P(bad_config, fails_with_its_expected_message_and_exit_code_2) {
         test::read_file(fs::path(TRAINVP_SOURCE_DIR) / (rel + ".expected"));
     ASSERT_FALSE(expected.empty()) << rel << ".expected is missing";
     auto dir = test::temp_dir("bad_" + GetParam());
-    for (const std::string& cmd : {"check " + rel + ".yaml",
-                                  "run " + rel + ".yaml --out " + (dir / "out").string()}) {
+    for (const std::string& cmd :
+         {"check " + rel + ".yaml", "run " + rel + ".yaml --out " + (dir / "out").string()}) {
         auto r = trainvp(cmd);
         EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.err;
         EXPECT_EQ(r.err, expected) << cmd;
@@ -87,8 +88,8 @@ TEST(cli, same_config_and_seed_give_byte_identical_outputs) {
                          (dir / run).string());
         ASSERT_EQ(r.exit_code, 0) << r.err;
     }
-    for (const char* f : {"stats.json", "stats.csv", "timeline.json", "waves.vcd",
-                          "config.resolved.yaml"}) {
+    for (const char* f :
+         {"stats.json", "stats.csv", "timeline.json", "waves.vcd", "config.resolved.yaml"}) {
         const std::string a = test::read_file(dir / "a" / f), b = test::read_file(dir / "b" / f);
         EXPECT_FALSE(a.empty()) << f;
         EXPECT_TRUE(a == b) << f << " differs between two runs";
@@ -97,9 +98,10 @@ TEST(cli, same_config_and_seed_give_byte_identical_outputs) {
 
 TEST(cli, resolved_config_reproduces_the_run) {
     auto dir = test::temp_dir("resolved");
-    auto r1 = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --set "
-                      "node[1].mem.latency=120ns --out " +
-                      (dir / "a").string());
+    auto r1 = trainvp(
+        "run configs/examples/traffic_to_memory.yaml --quiet --set "
+        "node[1].mem.latency=120ns --out " +
+        (dir / "a").string());
     ASSERT_EQ(r1.exit_code, 0) << r1.err;
     auto r2 = trainvp("run " + (dir / "a" / "config.resolved.yaml").string() + " --quiet --out " +
                       (dir / "b").string());
@@ -125,8 +127,7 @@ TEST(cli, ip_reference_is_generated_from_the_declarations) {
     ASSERT_EQ(r.exit_code, 0);
     const std::string committed =
         test::read_file(fs::path(TRAINVP_SOURCE_DIR) / "docs/ip-reference.md");
-    EXPECT_TRUE(r.out == committed)
-        << "docs/ip-reference.md is out of date: run tools/gen_docs.sh";
+    EXPECT_TRUE(r.out == committed) << "docs/ip-reference.md is out of date: run tools/gen_docs.sh";
 }
 
 }  // namespace

@@ -62,8 +62,7 @@ TEST_P(traffic_closed_form, posted_writes_complete_at_latency_plus_n_s_over_bw) 
     nlohmann::json stats;
     const std::uint64_t end = run_and_get_end(platform(c), {}, &stats);
     EXPECT_EQ(end, c.latency_ps + c.messages * xfer_ps(c));
-    EXPECT_EQ(stats["blocks"]["mem"]["stats"]["bytes_written"]["value"],
-              c.messages * c.size_bytes);
+    EXPECT_EQ(stats["blocks"]["mem"]["stats"]["bytes_written"]["value"], c.messages * c.size_bytes);
     EXPECT_EQ(stats["blocks"]["gen"]["stats"]["messages"]["value"], c.messages);
 }
 

@@ -2,9 +2,9 @@
 // stuck, to exercise the binder and the stall watchdog.
 #pragma once
 
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <tlm>
 
 #include "platform/ip_module.h"
 

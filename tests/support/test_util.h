@@ -2,12 +2,12 @@
 // building a platform from YAML text in-process.
 #pragma once
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include "platform/error.h"
 
@@ -16,8 +16,8 @@ namespace trainvp::test {
 // A fresh folder under the system temp dir, unique per test.
 inline std::filesystem::path temp_dir(const std::string& name) {
     namespace fs = std::filesystem;
-    fs::path p = fs::temp_directory_path() / ("trainvp_test_" + name + "_" +
-                                              std::to_string(::getpid()));
+    fs::path p =
+        fs::temp_directory_path() / ("trainvp_test_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(p);
     fs::create_directories(p);
     return p;

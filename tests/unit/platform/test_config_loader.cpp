@@ -113,9 +113,8 @@ components:
 }
 
 TEST(loader, set_edits_document_and_instance_params) {
-    platform_desc d = load(k_node_template,
-                           {"simulation.seed=42", "components.node.count=3",
-                            "node[*].mem.latency=90ns", "node[1].gen.messages=9"});
+    platform_desc d = load(k_node_template, {"simulation.seed=42", "components.node.count=3",
+                                             "node[*].mem.latency=90ns", "node[1].gen.messages=9"});
     EXPECT_EQ(d.settings.seed, 42u);
     EXPECT_EQ(d.instances.size(), 6u);
     EXPECT_EQ(param_text(d, "node[0].mem", "latency"), "90ns");
@@ -259,9 +258,10 @@ TEST(loader, connection_syntax_errors) {
               "t.yaml:3:15: error: connections: 'm -> x.out': each side names a socket as "
               "block.socket");
     // In a flow list [..] YAML reads [*] as syntax; block lists take it as written.
-    EXPECT_EQ(error_of("components:\n  m: {type: memory}\nconnections:\n  - q[*].out -> m.target\n"),
-              "t.yaml:4:5: error: connections: 'q[*].out -> m.target': [*] must follow an array "
-              "of blocks declared with count:");
+    EXPECT_EQ(
+        error_of("components:\n  m: {type: memory}\nconnections:\n  - q[*].out -> m.target\n"),
+        "t.yaml:4:5: error: connections: 'q[*].out -> m.target': [*] must follow an array "
+        "of blocks declared with count:");
 }
 
 TEST(loader, resolved_config_loads_back_to_the_same_platform) {

@@ -68,8 +68,8 @@ TEST(registry, describe_memory_lists_every_param_with_unit_default_and_descripti
     for (const auto& p : registry::global().find("memory")->params) {
         const auto line_start = text.find("\n  " + p.name + " ");
         ASSERT_NE(line_start, std::string::npos) << p.name;
-        const std::string line = text.substr(line_start + 1, text.find('\n', line_start + 1) -
-                                                                 line_start - 1);
+        const std::string line =
+            text.substr(line_start + 1, text.find('\n', line_start + 1) - line_start - 1);
         EXPECT_NE(line.find(p.unit_text()), std::string::npos) << line;
         EXPECT_NE(line.find(p.default_text), std::string::npos) << line;
         EXPECT_NE(line.find(p.description), std::string::npos) << line;

@@ -73,8 +73,8 @@ components:
 }
 
 TEST(simulation, max_time_stops_an_unfinished_run) {
-    auto sim = make_sim(k_pair, {"simulation.max_time=1us", "gen.messages=100000",
-                                 "gen.outstanding=1"});
+    auto sim =
+        make_sim(k_pair, {"simulation.max_time=1us", "gen.messages=100000", "gen.outstanding=1"});
     sim->elaborate();
     run_result r = sim->run();
     EXPECT_EQ(r.status, run_status::MAX_TIME);

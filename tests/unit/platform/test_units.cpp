@@ -2,6 +2,7 @@
 // errors for wrong families, missing and unknown units.
 #include <gtest/gtest.h>
 
+#include "platform/did_you_mean.h"
 #include "platform/param_decl.h"
 #include "platform/units.h"
 #include "tests/support/test_util.h"
@@ -139,6 +140,19 @@ TEST(units, param_values_check_kind_and_range) {
     b.kind = param_kind::BOOL;
     EXPECT_EQ(test::input_error_of([&] { param_parse::to_bool(v("maybe"), b, "x.on"); }),
               "f.yaml:3:7: error: x.on: 'maybe' is not a bool; expected true or false");
+}
+
+TEST(did_you_mean, suggests_close_names_only) {
+    EXPECT_EQ(edit_distance("kernal", "kernel"), 1u);
+    EXPECT_EQ(edit_distance("", "abc"), 3u);
+    EXPECT_EQ(edit_distance("widht", "width"), 1u);  // an adjacent swap is one edit
+    EXPECT_EQ(edit_distance("abc", "ca"), 3u);
+    EXPECT_EQ(did_you_mean("kernal", {"stride", "kernel", "padding"}), " (did you mean 'kernel'?)");
+    EXPECT_EQ(did_you_mean("memroy", {"memory", "traffic.generator"}), " (did you mean 'memory'?)");
+    EXPECT_EQ(did_you_mean("foo", {"stride", "kernel", "groups"}), "");
+    EXPECT_EQ(did_you_mean("c", {"b"}), "");  // replacing the whole word is not a typo
+    EXPECT_EQ(did_you_mean("outt", {"out"}), " (did you mean 'out'?)");
+    EXPECT_EQ(join({"a", "b", "c"}), "a, b, c");
 }
 
 }  // namespace

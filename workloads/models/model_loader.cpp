@@ -1,0 +1,759 @@
+#include "workloads/models/model_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "platform/did_you_mean.h"
+#include "workloads/models/expression.h"
+#include "workloads/models/layer_math.h"
+
+#ifndef TRAINVP_SOURCE_DIR
+#error "TRAINVP_SOURCE_DIR must be defined (workloads/models/CMakeLists.txt sets it)"
+#endif
+
+namespace trainvp::models {
+
+namespace {
+
+using YAML::Node;
+
+const char* node_type(const Node& n) {
+    if (!n) return "nothing";
+    switch (n.Type()) {
+        case YAML::NodeType::Scalar:
+            return "a scalar";
+        case YAML::NodeType::Sequence:
+            return "a list";
+        case YAML::NodeType::Map:
+            return "a map";
+        default:
+            return "nothing";
+    }
+}
+
+std::string join_key(const std::string& prefix, const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+}
+
+std::string index_key(const std::string& prefix, std::size_t i) {
+    return prefix + "[" + std::to_string(i) + "]";
+}
+
+// Layer names become parts of dotted instance paths, so dots (and spaces) would make them
+// ambiguous.
+bool valid_layer_name(const std::string& s) {
+    if (s.empty()) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+}
+
+struct key_rules {
+    std::vector<std::string> allowed;
+    std::vector<std::string> required;
+};
+
+// Keys every layer may have, then those of its kind.  `inputs` is required where a layer
+// combines several tensors, and absent for embeddings, which read the data loader's indices.
+key_rules layer_keys(layer_kind kind, const std::string& written) {
+    const std::vector<std::string> common = {"name", "kind", "inputs"};
+    key_rules r{common, {"kind"}};
+    auto extra = [&r](std::vector<std::string> allowed, std::vector<std::string> required) {
+        r.allowed.insert(r.allowed.end(), allowed.begin(), allowed.end());
+        r.required.insert(r.required.end(), required.begin(), required.end());
+    };
+    switch (kind) {
+        case layer_kind::CONV:
+            extra({"in_channels", "out_channels", "kernel", "stride", "padding", "groups", "bias"},
+                  {"out_channels", "kernel", "bias"});
+            break;
+        case layer_kind::FC:
+            extra({"in", "out", "bias"}, {"out", "bias"});
+            break;
+        case layer_kind::POOL:
+            extra({"op", "kernel", "stride", "padding"}, {"op", "kernel", "stride"});
+            break;
+        case layer_kind::ACTIVATION:
+            if (written != "relu") extra({"function"}, {"function"});
+            break;
+        case layer_kind::BATCHNORM:
+            extra({"channels"}, {});
+            break;
+        case layer_kind::LRN:
+            extra({"size"}, {"size"});
+            break;
+        case layer_kind::DROPOUT:
+            extra({"rate"}, {"rate"});
+            break;
+        case layer_kind::EMBEDDING:
+            r.allowed = {"name", "kind", "rows", "dim", "lookups", "pooling", "tables"};
+            extra({}, {"rows", "dim", "lookups", "pooling"});
+            break;
+        case layer_kind::ATTENTION:
+            extra({"heads", "bias", "d_model", "seq_len"}, {"heads", "bias"});
+            break;
+        case layer_kind::ADD:
+        case layer_kind::CONCAT:
+        case layer_kind::INTERACTION:
+            extra({}, {"inputs"});
+            break;
+        case layer_kind::LAYERNORM:
+        case layer_kind::SOFTMAX:
+        case layer_kind::FLATTEN:
+            break;
+    }
+    return r;
+}
+
+struct scope {
+    std::map<std::string, std::int64_t> params;
+    std::string prefix;  // "" at top level, "conv3.2." inside the second repetition of conv3
+    std::string input;   // full name of the tensor the scope starts from ("input" at top level)
+    std::string last;    // full name of the latest tensor: the default input of the next layer
+    std::map<std::string, std::string> names;  // local layer name -> full tensor name
+};
+
+struct block_def {
+    Node key_node;  // for "never used"
+    Node layers;
+    std::string key;  // "blocks.bottleneck"
+    std::vector<std::string> params;
+    bool used = false;
+};
+
+class model_loader {
+public:
+    model_loader(std::string file, const model_options& opts)
+        : m_file(std::move(file)), m_opts(opts) {}
+
+    model load(const Node& root);
+
+private:
+    source_loc loc(const Node& n) const {
+        if (!n) return source_loc{m_file};  // Mark() of an absent node would throw
+        const YAML::Mark m = n.Mark();
+        if (m.is_null()) return source_loc{m_file};
+        return source_loc{m_file, m.line + 1, m.column + 1};
+    }
+
+    [[noreturn]] void fail(const Node& at, const std::string& key, const std::string& what) const {
+        std::string msg = what;
+        if (!m_instances.empty()) msg += " (while expanding " + m_instances.back() + ")";
+        throw input_error(loc(at), key, msg);
+    }
+
+    void check_keys(const Node& map, const std::string& prefix, const key_rules& rules,
+                    const std::string& context) const;
+    std::int64_t read_int(const Node& n, const std::string& key, const scope& sc) const;
+    std::int64_t read_positive(const Node& n, const std::string& key, const scope& sc) const;
+    std::int64_t read_non_negative(const Node& n, const std::string& key, const scope& sc) const;
+    std::pair<std::int64_t, std::int64_t> read_pair(const Node& n, const std::string& key,
+                                                    const scope& sc, bool allow_zero) const;
+    bool read_bool(const Node& n, const std::string& key) const;
+    std::string read_string(const Node& n, const std::string& key) const;
+    std::string read_choice(const Node& n, const std::string& key,
+                            const std::vector<std::string>& choices) const;
+    double read_rate(const Node& n, const std::string& key) const;
+
+    void read_parameters(const Node& n);
+    tensor_shape read_shape(const Node& n, const std::string& key, const scope& sc) const;
+    void read_blocks(const Node& n);
+
+    void expand(const Node& list, const std::string& key, scope& sc);
+    void expand_layer(const Node& e, const std::string& key, scope& sc, std::size_t index);
+    void expand_call(const Node& e, const std::string& key, scope& sc);
+    std::string declare_name(const Node& e, const std::string& key, const scope& sc,
+                             const std::string& fallback) const;
+    std::vector<std::string> resolve_inputs(const Node& e, const std::string& key,
+                                            const scope& sc) const;
+    layer_spec read_spec(layer_kind kind, const std::string& written, const Node& e,
+                         const std::string& key, const scope& sc) const;
+
+    std::string m_file;
+    model_options m_opts;
+    std::map<std::string, std::int64_t> m_params;
+    std::map<std::string, tensor_shape> m_tensors;  // every produced tensor by full name
+    std::map<std::string, block_def> m_blocks;
+    std::vector<std::string> m_block_order;
+    std::vector<std::string> m_call_stack;  // blocks being expanded, to catch recursion
+    std::vector<std::string> m_instances;   // their instance names, for messages
+    std::vector<layer_info> m_layers;
+};
+
+void model_loader::check_keys(const Node& map, const std::string& prefix, const key_rules& rules,
+                              const std::string& context) const {
+    std::set<std::string> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const Node k = it->first;
+        if (!k.IsScalar())
+            fail(k, prefix, "keys must be plain names, got " + std::string(node_type(k)));
+        const std::string name = k.Scalar();
+        const std::string path = join_key(prefix, name);
+        // yaml-cpp keeps both entries of a repeated key; which one wins would be an accident.
+        if (!seen.insert(name).second) fail(k, path, "duplicate key '" + name + "'");
+        if (std::find(rules.allowed.begin(), rules.allowed.end(), name) == rules.allowed.end()) {
+            const std::string hint = did_you_mean(name, rules.allowed);
+            fail(k, path,
+                 "unknown key '" + name + "' " + context +
+                     (hint.empty() ? " (allowed: " + join(rules.allowed) + ")" : hint));
+        }
+    }
+    for (const auto& r : rules.required) {
+        if (!map[r]) fail(map, join_key(prefix, r), "missing required key '" + r + "' " + context);
+    }
+}
+
+std::int64_t model_loader::read_int(const Node& n, const std::string& key, const scope& sc) const {
+    if (!n.IsScalar()) fail(n, key, "expected an integer, got " + std::string(node_type(n)));
+    try {
+        return expression::evaluate(n.Scalar(), sc.params);
+    } catch (const expression_error& e) {
+        fail(n, key, e.what());
+    }
+}
+
+std::int64_t model_loader::read_positive(const Node& n, const std::string& key,
+                                         const scope& sc) const {
+    const std::int64_t v = read_int(n, key, sc);
+    if (v <= 0) fail(n, key, "must be positive, got " + std::to_string(v));
+    return v;
+}
+
+std::int64_t model_loader::read_non_negative(const Node& n, const std::string& key,
+                                             const scope& sc) const {
+    const std::int64_t v = read_int(n, key, sc);
+    if (v < 0) fail(n, key, "must not be negative, got " + std::to_string(v));
+    return v;
+}
+
+std::pair<std::int64_t, std::int64_t> model_loader::read_pair(const Node& n, const std::string& key,
+                                                              const scope& sc,
+                                                              bool allow_zero) const {
+    auto one = [&](const Node& v, const std::string& k) {
+        return allow_zero ? read_non_negative(v, k, sc) : read_positive(v, k, sc);
+    };
+    if (n.IsScalar()) {
+        const std::int64_t v = one(n, key);
+        return {v, v};
+    }
+    if (n.IsSequence() && n.size() == 2) return {one(n[0], key + "[0]"), one(n[1], key + "[1]")};
+    fail(n, key,
+         "expected an integer or a list of two integers [height, width], got " +
+             std::string(n.IsSequence() ? "a list of " + std::to_string(n.size()) : node_type(n)));
+}
+
+bool model_loader::read_bool(const Node& n, const std::string& key) const {
+    // Only YAML 1.2's spelling: yaml-cpp would also take "y"/"on", which read as typos.
+    if (n.IsScalar() && n.Scalar() == "true") return true;
+    if (n.IsScalar() && n.Scalar() == "false") return false;
+    fail(n, key,
+         "expected true or false, got " +
+             (n.IsScalar() ? "'" + n.Scalar() + "'" : std::string(node_type(n))));
+}
+
+std::string model_loader::read_string(const Node& n, const std::string& key) const {
+    if (!n.IsScalar() || n.Scalar().empty()) {
+        fail(n, key, "expected a name, got " + std::string(node_type(n)));
+    }
+    return n.Scalar();
+}
+
+std::string model_loader::read_choice(const Node& n, const std::string& key,
+                                      const std::vector<std::string>& choices) const {
+    const std::string s = read_string(n, key);
+    if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
+    fail(n, key,
+         "expected one of " + join(choices) + ", got '" + s + "'" + did_you_mean(s, choices));
+}
+
+double model_loader::read_rate(const Node& n, const std::string& key) const {
+    if (n.IsScalar()) {
+        const std::string& s = n.Scalar();
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (!s.empty() && end == s.c_str() + s.size() && v >= 0.0 && v < 1.0) return v;
+    }
+    fail(n, key,
+         "expected a probability in [0, 1), got " +
+             (n.IsScalar() ? "'" + n.Scalar() + "'" : std::string(node_type(n))));
+}
+
+void model_loader::read_parameters(const Node& n) {
+    if (!n) return;
+    if (!n.IsMap())
+        fail(n, "parameters", "expected a map of name: default, got " + std::string(node_type(n)));
+    std::set<std::string> seen;
+    scope sc;  // defaults may use the parameters declared before them
+    for (auto it = n.begin(); it != n.end(); ++it) {
+        const Node k = it->first;
+        const std::string name = k.IsScalar() ? k.Scalar() : std::string();
+        const std::string key = join_key("parameters", name);
+        if (!expression::is_identifier(name)) {
+            fail(k, key, "a parameter name is a letter or '_' followed by letters, digits or '_'");
+        }
+        if (!seen.insert(name).second) fail(k, key, "duplicate key '" + name + "'");
+        // The default is checked even when overridden: a broken file stays broken.
+        sc.params[name] = read_int(it->second, key, sc);
+        auto over = m_opts.parameters.find(name);
+        if (over != m_opts.parameters.end()) sc.params[name] = over->second;
+    }
+    for (const auto& [name, value] : m_opts.parameters) {
+        if (sc.params.count(name) == 0) {
+            std::vector<std::string> declared;
+            for (const auto& [k, v] : sc.params) declared.push_back(k);
+            const std::string hint = did_you_mean(name, declared);
+            throw input_error(
+                m_opts.origin, join_key("parameters", name),
+                "the model file " + m_file + " declares no parameter '" + name + "'" +
+                    (hint.empty() ? (declared.empty() ? std::string(" (it declares none)")
+                                                      : " (declared: " + join(declared) + ")")
+                                  : hint));
+        }
+    }
+    m_params = sc.params;
+}
+
+tensor_shape model_loader::read_shape(const Node& n, const std::string& key,
+                                      const scope& sc) const {
+    const std::string forms =
+        "an input is {channels, height, width}, {features}, {tokens, features} or {indices}";
+    if (!n.IsMap()) fail(n, key, forms + ", got " + node_type(n));
+    check_keys(n, key, {{"channels", "height", "width", "features", "tokens", "indices"}, {}},
+               "in an input shape");
+    auto has = [&n](const char* k) { return static_cast<bool>(n[k]); };
+    auto get = [&](const char* k) { return read_positive(n[k], join_key(key, k), sc); };
+    const std::size_t keys = n.size();
+    if (has("channels") || has("height") || has("width")) {
+        if (keys == 3 && has("channels") && has("height") && has("width")) {
+            return tensor_shape::chw(get("channels"), get("height"), get("width"));
+        }
+    } else if (has("tokens")) {
+        if (keys == 2 && has("features"))
+            return tensor_shape::tokens(get("tokens"), get("features"));
+    } else if (has("features")) {
+        if (keys == 1) return tensor_shape::features(get("features"));
+    } else if (has("indices")) {
+        if (keys == 1) return tensor_shape::indices(get("indices"));
+    }
+    fail(n, key, forms);
+}
+
+void model_loader::read_blocks(const Node& n) {
+    if (!n) return;
+    if (!n.IsMap())
+        fail(n, "blocks",
+             "expected a map of block name: definition, got " + std::string(node_type(n)));
+    std::set<std::string> seen;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+        const Node k = it->first;
+        const Node def = it->second;
+        const std::string name = k.IsScalar() ? k.Scalar() : std::string();
+        const std::string key = join_key("blocks", name);
+        if (!valid_layer_name(name)) fail(k, key, "a block name is letters, digits, '_' or '-'");
+        if (!seen.insert(name).second) fail(k, key, "duplicate key '" + name + "'");
+        if (!def.IsMap())
+            fail(def, key,
+                 "expected a map with keys parameters and layers, got " +
+                     std::string(node_type(def)));
+        check_keys(def, key, {{"parameters", "layers"}, {"layers"}}, "in a block definition");
+        block_def b;
+        b.key_node = k;
+        b.layers = def["layers"];
+        b.key = key;
+        if (const Node p = def["parameters"]) {
+            const std::string pkey = join_key(key, "parameters");
+            if (!p.IsSequence())
+                fail(p, pkey,
+                     "expected a list of parameter names, got " + std::string(node_type(p)));
+            for (std::size_t i = 0; i < p.size(); ++i) {
+                const std::string pname = p[i].IsScalar() ? p[i].Scalar() : std::string();
+                const std::string ik = index_key(pkey, i);
+                if (!expression::is_identifier(pname)) {
+                    fail(p[i], ik,
+                         "a parameter name is a letter or '_' followed by letters, digits or '_'");
+                }
+                // A block argument silently hiding a model parameter of the same name would
+                // make overrides of that parameter not apply inside the block.
+                if (m_params.count(pname)) {
+                    fail(p[i], ik,
+                         "'" + pname + "' is already a model parameter; pick another name");
+                }
+                if (std::find(b.params.begin(), b.params.end(), pname) != b.params.end()) {
+                    fail(p[i], ik, "duplicate parameter '" + pname + "'");
+                }
+                b.params.push_back(pname);
+            }
+        }
+        if (!b.layers.IsSequence() || b.layers.size() == 0) {
+            fail(b.layers, join_key(key, "layers"), "a block needs a list of at least one layer");
+        }
+        m_blocks[name] = b;
+        m_block_order.push_back(name);
+    }
+}
+
+std::string model_loader::declare_name(const Node& e, const std::string& key, const scope& sc,
+                                       const std::string& fallback) const {
+    std::string name = fallback;
+    const Node n = e["name"];
+    if (n) {
+        name = read_string(n, join_key(key, "name"));
+        if (!valid_layer_name(name)) {
+            fail(n, join_key(key, "name"),
+                 "a layer name is letters, digits, '_' or '-', got '" + name + "'");
+        }
+        if (name == "input") {
+            fail(n, join_key(key, "name"),
+                 "'input' is reserved for the model's (or block's) input");
+        }
+    }
+    if (sc.names.count(name)) {
+        fail(n ? n : e, join_key(key, "name"), "layer name '" + name + "' is already used");
+    }
+    return name;
+}
+
+std::vector<std::string> model_loader::resolve_inputs(const Node& e, const std::string& key,
+                                                      const scope& sc) const {
+    const Node n = e["inputs"];
+    if (!n) return {sc.last};
+    const std::string ikey = join_key(key, "inputs");
+    std::vector<Node> items;
+    if (n.IsScalar()) {
+        items.push_back(n);
+    } else if (n.IsSequence()) {
+        for (std::size_t i = 0; i < n.size(); ++i) items.push_back(n[i]);
+    } else {
+        fail(n, ikey,
+             "expected a layer name or a list of layer names, got " + std::string(node_type(n)));
+    }
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string k = n.IsScalar() ? ikey : index_key(ikey, i);
+        const std::string ref = read_string(items[i], k);
+        if (ref == "input") {
+            out.push_back(sc.input);
+            continue;
+        }
+        auto it = sc.names.find(ref);
+        if (it == sc.names.end()) {
+            std::vector<std::string> known = {"input"};
+            for (const auto& [local, full] : sc.names) known.push_back(local);
+            fail(items[i], k,
+                 "no earlier layer named '" + ref + "' in this " +
+                     (m_instances.empty() ? "model" : "block") + did_you_mean(ref, known));
+        }
+        out.push_back(it->second);
+    }
+    return out;
+}
+
+layer_spec model_loader::read_spec(layer_kind kind, const std::string& written, const Node& e,
+                                   const std::string& key, const scope& sc) const {
+    layer_spec s;
+    auto k = [&key](const char* name) { return join_key(key, name); };
+    auto pos = [&](const char* name) { return read_positive(e[name], k(name), sc); };
+    auto opt_pos = [&](const char* name) -> std::optional<std::int64_t> {
+        if (!e[name]) return std::nullopt;
+        return pos(name);
+    };
+    switch (kind) {
+        case layer_kind::CONV:
+        case layer_kind::POOL: {
+            std::tie(s.kernel_h, s.kernel_w) = read_pair(e["kernel"], k("kernel"), sc, false);
+            if (e["stride"])
+                std::tie(s.stride_h, s.stride_w) = read_pair(e["stride"], k("stride"), sc, false);
+            if (e["padding"])
+                std::tie(s.pad_h, s.pad_w) = read_pair(e["padding"], k("padding"), sc, true);
+            if (kind == layer_kind::POOL) {
+                s.pool = read_choice(e["op"], k("op"), {"max", "avg"}) == "max" ? pool_op::MAX
+                                                                                : pool_op::AVG;
+                break;
+            }
+            s.out_channels = pos("out_channels");
+            s.in_channels_check = opt_pos("in_channels");
+            if (e["groups"]) s.groups = pos("groups");
+            s.bias = read_bool(e["bias"], k("bias"));
+            break;
+        }
+        case layer_kind::FC:
+            s.out_features = pos("out");
+            s.in_features_check = opt_pos("in");
+            s.bias = read_bool(e["bias"], k("bias"));
+            break;
+        case layer_kind::ACTIVATION:
+            if (written != "relu") {
+                const std::string f =
+                    read_choice(e["function"], k("function"), {"relu", "sigmoid", "tanh"});
+                s.function = f == "relu"      ? activation_fn::RELU
+                             : f == "sigmoid" ? activation_fn::SIGMOID
+                                              : activation_fn::TANH;
+            }
+            break;
+        case layer_kind::BATCHNORM:
+            s.channels_check = opt_pos("channels");
+            break;
+        case layer_kind::LRN:
+            s.lrn_size = pos("size");
+            break;
+        case layer_kind::DROPOUT:
+            s.dropout_rate = read_rate(e["rate"], k("rate"));
+            break;
+        case layer_kind::EMBEDDING:
+            s.rows = pos("rows");
+            s.dim = pos("dim");
+            s.lookups = pos("lookups");
+            if (e["tables"]) s.tables = pos("tables");
+            s.pooling = read_choice(e["pooling"], k("pooling"), {"sum", "none"}) == "sum"
+                            ? embedding_pooling::SUM
+                            : embedding_pooling::NONE;
+            break;
+        case layer_kind::ATTENTION:
+            s.heads = pos("heads");
+            s.bias = read_bool(e["bias"], k("bias"));
+            s.d_model_check = opt_pos("d_model");
+            s.seq_len_check = opt_pos("seq_len");
+            break;
+        default:
+            break;
+    }
+    return s;
+}
+
+void model_loader::expand(const Node& list, const std::string& key, scope& sc) {
+    if (!list.IsSequence())
+        fail(list, key, "expected a list of layers, got " + std::string(node_type(list)));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Node e = list[i];
+        const std::string ek = index_key(key, i);
+        if (!e.IsMap())
+            fail(e, ek, "expected a map describing one layer, got " + std::string(node_type(e)));
+        if (e["block"]) {
+            expand_call(e, ek, sc);
+        } else {
+            expand_layer(e, ek, sc, i);
+        }
+    }
+}
+
+void model_loader::expand_layer(const Node& e, const std::string& key, scope& sc,
+                                std::size_t index) {
+    const Node kn = e["kind"];
+    if (!kn)
+        fail(e, join_key(key, "kind"), "missing required key 'kind' (or 'block' to use a block)");
+    const std::string written = read_string(kn, join_key(key, "kind"));
+    layer_kind kind;
+    if (!parse_layer_kind(written, kind)) {
+        const std::string hint = did_you_mean(written, layer_kind_names());
+        fail(kn, join_key(key, "kind"),
+             "unknown layer kind '" + written + "'" +
+                 (hint.empty() ? " (known: " + join(layer_kind_names()) + ")" : hint));
+    }
+    check_keys(e, key, layer_keys(kind, written), "for a layer of kind " + written);
+
+    // Unnamed layers get their kind and position, so that reports can still tell them apart.
+    const std::string local = declare_name(e, key, sc, written + "_" + std::to_string(index + 1));
+    layer_info info;
+    info.name = sc.prefix + local;
+    info.kind = kind;
+    info.spec = read_spec(kind, written, e, key, sc);
+    if (kind != layer_kind::EMBEDDING) info.inputs = resolve_inputs(e, key, sc);
+    for (const auto& in : info.inputs) info.input_shapes.push_back(m_tensors.at(in));
+    info.where = loc(e);
+    try {
+        layer_math::derive(info, m_opts.batch, m_opts.bytes_per_value);
+    } catch (const layer_error& err) {
+        const Node at = err.key().empty() ? e : e[err.key()];
+        const std::string at_key = at ? join_key(key, err.key()) : key;
+        std::string msg = err.what();
+        if (!sc.prefix.empty()) msg = "layer " + info.name + ": " + msg;
+        fail(at ? at : e, err.key().empty() ? key : at_key, msg);
+    }
+    m_tensors[info.name] = info.output_shape;
+    sc.names[local] = info.name;
+    sc.last = info.name;
+    m_layers.push_back(std::move(info));
+}
+
+void model_loader::expand_call(const Node& e, const std::string& key, scope& sc) {
+    if (e["kind"])
+        fail(e["kind"], join_key(key, "kind"),
+             "an entry has either 'kind' (a layer) or 'block' (a block), not both");
+    check_keys(e, key, {{"name", "block", "args", "repeat", "inputs"}, {"name", "block"}},
+               "for a block use");
+    const std::string bkey = join_key(key, "block");
+    const std::string bname = read_string(e["block"], bkey);
+    auto bit = m_blocks.find(bname);
+    if (bit == m_blocks.end()) {
+        const std::string hint = did_you_mean(bname, m_block_order);
+        fail(e["block"], bkey,
+             "no block named '" + bname + "'" +
+                 (hint.empty()
+                      ? (m_block_order.empty() ? std::string(" (the file defines no blocks)")
+                                               : " (defined: " + join(m_block_order) + ")")
+                      : hint));
+    }
+    block_def& def = bit->second;
+    if (std::find(m_call_stack.begin(), m_call_stack.end(), bname) != m_call_stack.end()) {
+        fail(e["block"], bkey, "block '" + bname + "' uses itself");
+    }
+    def.used = true;
+    const std::string local = declare_name(e, key, sc, "");
+
+    // Arguments are evaluated where the block is used, with the caller's parameters.
+    std::map<std::string, std::int64_t> args;
+    const std::string akey = join_key(key, "args");
+    if (const Node a = e["args"]) {
+        if (!a.IsMap())
+            fail(a, akey, "expected a map of parameter: value, got " + std::string(node_type(a)));
+        check_keys(a, akey, {def.params, {}}, "for block " + bname);
+        for (auto it = a.begin(); it != a.end(); ++it) {
+            const std::string p = it->first.Scalar();
+            args[p] = read_int(it->second, join_key(akey, p), sc);
+        }
+    }
+    for (const auto& p : def.params) {
+        if (!args.count(p)) {
+            fail(e["args"] ? e["args"] : e, join_key(akey, p),
+                 "missing argument '" + p + "' for block " + bname);
+        }
+    }
+    const std::int64_t repeat =
+        e["repeat"] ? read_non_negative(e["repeat"], join_key(key, "repeat"), sc) : 1;
+    std::vector<std::string> inputs = resolve_inputs(e, key, sc);
+    if (inputs.size() != 1) {
+        fail(e["inputs"], join_key(key, "inputs"),
+             "a block takes one input, got " + std::to_string(inputs.size()));
+    }
+
+    std::string current = inputs[0];
+    m_call_stack.push_back(bname);
+    for (std::int64_t r = 1; r <= repeat; ++r) {
+        scope inner;
+        inner.params = m_params;
+        for (const auto& [p, v] : args) inner.params[p] = v;
+        const std::string instance =
+            sc.prefix + local + (repeat > 1 ? "." + std::to_string(r) : "");
+        inner.prefix = instance + ".";
+        inner.input = current;
+        inner.last = current;
+        m_instances.push_back(instance);
+        expand(def.layers, join_key(def.key, "layers"), inner);
+        m_instances.pop_back();
+        current = inner.last;
+    }
+    m_call_stack.pop_back();
+    // The use's name stands for the output of its last repetition (its input if repeated 0
+    // times), so a shortcut can refer to a whole block.
+    sc.names[local] = current;
+    sc.last = current;
+}
+
+model model_loader::load(const Node& root) {
+    if (m_opts.batch <= 0) {
+        throw input_error(
+            m_opts.origin, "batch",
+            "must be a positive number of samples, got " + std::to_string(m_opts.batch));
+    }
+    if (m_opts.bytes_per_value <= 0) {
+        throw input_error(m_opts.origin, "bytes_per_value",
+                          "must be positive, got " + std::to_string(m_opts.bytes_per_value));
+    }
+    if (!root.IsMap()) {
+        fail(root, "",
+             "a model file is a map with keys name, source, input and layers, got " +
+                 std::string(node_type(root)));
+    }
+    check_keys(root, "",
+               {{"name", "source", "description", "parameters", "input", "blocks", "layers"},
+                {"name", "source", "input", "layers"}},
+               "in a model file");
+    const std::string name = read_string(root["name"], "name");
+    const std::string source = read_string(root["source"], "source");
+    if (root["description"]) read_string(root["description"], "description");
+    read_parameters(root["parameters"]);
+    read_blocks(root["blocks"]);
+
+    scope top;
+    top.params = m_params;
+    top.input = "input";
+    top.last = "input";
+    const tensor_shape input = read_shape(root["input"], "input", top);
+    m_tensors["input"] = input;
+    const Node layers = root["layers"];
+    expand(layers, "layers", top);
+    if (m_layers.empty()) fail(layers, "layers", "a model needs at least one layer");
+    for (const auto& b : m_block_order) {
+        if (!m_blocks[b].used)
+            fail(m_blocks[b].key_node, m_blocks[b].key, "block '" + b + "' is never used");
+    }
+    return model(name, source, m_file, m_opts.batch, m_opts.bytes_per_value, m_params, input,
+                 std::move(m_layers));
+}
+
+Node parse_yaml(const std::string& text, const std::string& file) {
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+        const source_loc where = e.mark.is_null()
+                                     ? source_loc{file}
+                                     : source_loc{file, e.mark.line + 1, e.mark.column + 1};
+        throw input_error(where, "", "YAML syntax: " + e.msg);
+    }
+}
+
+}  // namespace
+
+model parse_model(const std::string& yaml_text, const std::string& file_label,
+                  const model_options& opts) {
+    const Node root = parse_yaml(yaml_text, file_label);
+    if (!root || root.IsNull())
+        throw input_error(source_loc{file_label}, "", "the model file is empty");
+    return model_loader(file_label, opts).load(root);
+}
+
+model load_model(const std::string& path, const model_options& opts) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(source_loc{path}, "", "cannot open model file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_model(ss.str(), path, opts);
+}
+
+std::string zoo_dir(const std::string& dir_override) {
+    if (!dir_override.empty()) return dir_override;
+    return std::string(TRAINVP_SOURCE_DIR) + "/workloads/models/zoo";
+}
+
+std::vector<std::string> zoo_model_names(const std::string& dir_override) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(zoo_dir(dir_override), ec)) {
+        if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string find_zoo_model(const std::string& name, const std::string& dir_override) {
+    namespace fs = std::filesystem;
+    const std::string dir = zoo_dir(dir_override);
+    const fs::path p = fs::path(dir) / (name + ".yaml");
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p.string();
+    const std::vector<std::string> names = zoo_model_names(dir_override);
+    const std::string hint = did_you_mean(name, names);
+    throw input_error(source_loc{}, "model",
+                      "no model '" + name + "' in " + dir +
+                          (hint.empty() ? " (available: " + join(names) + ")" : hint));
+}
+
+}  // namespace trainvp::models
