@@ -1,0 +1,84 @@
+// Shared helpers for the collective-schedule tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workloads/collectives/collectives.h"
+
+namespace trainvp::collectives::testing {
+
+// Integer-valued inputs, distinct per rank and per element, so sums are exact in double and a
+// misplaced, missing or doubled block changes the result.
+inline double input_value(int rank, uint64_t element) {
+    return static_cast<double>(element % 1009) + 1000.0 * static_cast<double>(rank + 1);
+}
+
+template <typename T>
+std::vector<std::vector<T>> make_inputs(const schedule& s) {
+    std::vector<std::vector<T>> buffers(static_cast<std::size_t>(s.ranks));
+    for (int r = 0; r < s.ranks; ++r) {
+        auto& b = buffers[static_cast<std::size_t>(r)];
+        b.resize(s.elements);
+        // Non-contributing ranks get garbage: execute() must zero it.
+        for (uint64_t e = 0; e < s.elements; ++e) {
+            b[e] = s.contributes[static_cast<std::size_t>(r)] ? static_cast<T>(input_value(r, e))
+                                                              : static_cast<T>(-12345.0);
+        }
+    }
+    return buffers;
+}
+
+template <typename T>
+std::vector<T> expected_sum(const schedule& s) {
+    std::vector<T> sum(s.elements, T{});
+    for (int r = 0; r < s.ranks; ++r) {
+        if (!s.contributes[static_cast<std::size_t>(r)]) continue;
+        for (uint64_t e = 0; e < s.elements; ++e) sum[e] += static_cast<T>(input_value(r, e));
+    }
+    return sum;
+}
+
+// Runs `s` and checks every rank holds exactly the sum; returns the executor's counters.
+template <typename T>
+std::vector<rank_counters> run_and_check(const schedule& s) {
+    auto buffers = make_inputs<T>(s);
+    const std::vector<T> want = expected_sum<T>(s);
+    const auto counters = execute(s, buffers);
+    for (int r = 0; r < s.ranks; ++r) {
+        const auto& got = buffers[static_cast<std::size_t>(r)];
+        for (uint64_t e = 0; e < s.elements; ++e) {
+            if (got[e] != want[e]) {
+                ADD_FAILURE() << s.algorithm << " N=" << s.ranks << " elements=" << s.elements
+                              << ": rank " << r << " element " << e << " is " << got[e] << ", want "
+                              << want[e];
+                return counters;
+            }
+        }
+    }
+    return counters;
+}
+
+// Elements in block j of partition(n, parts).
+inline uint64_t block_size(uint64_t n, uint64_t parts, uint64_t j) {
+    return n / parts + (j < n % parts ? 1 : 0);
+}
+
+inline int ceil_log2(int n) {
+    int k = 0;
+    while ((1 << k) < n) ++k;
+    return k;
+}
+
+inline int floor_log2(int n) {
+    int k = 0;
+    while ((2 << k) <= n) ++k;
+    return k;
+}
+
+inline bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+}  // namespace trainvp::collectives::testing

@@ -1,0 +1,161 @@
+#include "workloads/collectives/ring.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "workloads/collectives/schedule_builder.h"
+
+namespace trainvp::collectives {
+
+namespace {
+
+int mod(int a, int m) { return ((a % m) + m) % m; }
+
+// One phase of Algorithm 1 over `members` (ring order) on `range`.  Step s of the phase sends
+// block (i - s + 1 - shift) from position i to position i + 1; shift is 0 for the
+// reduce-scatter and g - 1 for the all-gather, which is what makes the all-gather start from
+// the block each position owns after the reduce-scatter.
+void ring_phase(schedule_builder& b, const std::vector<int>& members, const chunk& range,
+                step_kind kind, uint32_t first_round, uint32_t segments) {
+    const int g = static_cast<int>(members.size());
+    if (g < 2) return;
+    const std::vector<chunk> blocks = partition(range, static_cast<uint64_t>(g));
+    const int shift = kind == step_kind::RECV_REDUCE ? 0 : g - 1;
+    for (int s = 1; s <= g - 1; ++s) {
+        for (int i = 0; i < g; ++i) {
+            const chunk& block = blocks[static_cast<std::size_t>(mod(i - s + 1 - shift, g))];
+            const std::vector<chunk> pieces = partition(block, segments);
+            for (uint32_t k = 0; k < segments; ++k) {
+                const uint32_t round = first_round + static_cast<uint32_t>(s - 1) * segments + k;
+                b.transfer(members[static_cast<std::size_t>(i)],
+                           members[static_cast<std::size_t>((i + 1) % g)], pieces[k], kind, round);
+            }
+        }
+    }
+}
+
+// The block position i of a ring of g owns after the reduce-scatter.
+chunk owned_after_reduce_scatter(const chunk& range, int g, int i) {
+    return partition(range, static_cast<uint64_t>(g))[static_cast<std::size_t>((i + 1) % g)];
+}
+
+schedule multi_level_ring(const std::string& name, const std::vector<int>& group_sizes,
+                          uint64_t elements) {
+    if (group_sizes.empty()) throw std::invalid_argument(name + ": no group sizes given");
+    int64_t ranks = 1;
+    for (int g : group_sizes) {
+        if (g < 1) {
+            throw std::invalid_argument(name + ": group size " + std::to_string(g) +
+                                        " must be at least 1");
+        }
+        ranks *= g;
+        if (ranks > std::numeric_limits<int>::max()) {
+            throw std::invalid_argument(name + ": too many ranks");
+        }
+    }
+    if (ranks < 2) {
+        throw std::invalid_argument(name + ": needs at least 2 ranks, the group sizes give " +
+                                    std::to_string(ranks));
+    }
+    if (elements < 1) throw std::invalid_argument(name + ": needs at least 1 element");
+
+    const int n = static_cast<int>(ranks);
+    schedule_builder b(name, n, elements);
+    const std::size_t levels = group_sizes.size();
+    // held[l][r]: the range rank r reduces at level l (before that level's reduce-scatter).
+    std::vector<std::vector<chunk>> held(levels + 1,
+                                         std::vector<chunk>(static_cast<std::size_t>(n)));
+    for (int r = 0; r < n; ++r) held[0][static_cast<std::size_t>(r)] = {0, elements};
+
+    auto for_each_ring = [&](std::size_t level, auto&& fn) {
+        const int g = group_sizes[level];
+        int stride = 1;
+        for (std::size_t k = 0; k < level; ++k) stride *= group_sizes[k];
+        for (int base = 0; base < n; ++base) {
+            if ((base / stride) % g != 0) continue;  // one ring per base with digit 0
+            std::vector<int> members;
+            for (int t = 0; t < g; ++t) members.push_back(base + t * stride);
+            fn(members);
+        }
+    };
+
+    uint32_t round = 0;
+    for (std::size_t l = 0; l < levels; ++l) {
+        const int g = group_sizes[l];
+        for_each_ring(l, [&](const std::vector<int>& members) {
+            const chunk range = held[l][static_cast<std::size_t>(members[0])];
+            ring_phase(b, members, range, step_kind::RECV_REDUCE, round, 1);
+            for (int i = 0; i < g; ++i) {
+                held[l + 1][static_cast<std::size_t>(members[static_cast<std::size_t>(i)])] =
+                    owned_after_reduce_scatter(range, g, i);
+            }
+        });
+        round += static_cast<uint32_t>(g - 1);
+    }
+    for (std::size_t l = levels; l-- > 0;) {
+        const int g = group_sizes[l];
+        for_each_ring(l, [&](const std::vector<int>& members) {
+            ring_phase(b, members, held[l][static_cast<std::size_t>(members[0])],
+                       step_kind::RECV_COPY, round, 1);
+        });
+        round += static_cast<uint32_t>(g - 1);
+    }
+    return b.finish();
+}
+
+}  // namespace
+
+schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments) {
+    const std::string name = segments > 1 ? "ring_pipelined" : "ring";
+    if (ranks < 2) {
+        throw std::invalid_argument(name + ": needs at least 2 ranks, got " +
+                                    std::to_string(ranks));
+    }
+    if (elements < 1) throw std::invalid_argument(name + ": needs at least 1 element");
+    if (segments < 1) throw std::invalid_argument(name + ": segments must be at least 1");
+    schedule_builder b(name, ranks, elements);
+    std::vector<int> members;
+    for (int r = 0; r < ranks; ++r) members.push_back(r);
+    const chunk all{0, elements};
+    const uint32_t phase_rounds = static_cast<uint32_t>(ranks - 1) * segments;
+    ring_phase(b, members, all, step_kind::RECV_REDUCE, 0, segments);
+    ring_phase(b, members, all, step_kind::RECV_COPY, phase_rounds, segments);
+    return b.finish();
+}
+
+schedule hierarchical_ring(const std::vector<int>& group_sizes, uint64_t elements) {
+    return multi_level_ring("hierarchical_ring", group_sizes, elements);
+}
+
+schedule hierarchical_ring(int ranks, int levels, uint64_t elements) {
+    if (levels < 1) {
+        throw std::invalid_argument("hierarchical_ring: levels must be at least 1, got " +
+                                    std::to_string(levels));
+    }
+    // Integer L-th root by search: floating pow() can land one below an exact root.
+    int g = levels == 1 ? ranks : 1;
+    auto power = [&](int base) {
+        int64_t p = 1;
+        for (int l = 0; l < levels && p <= ranks; ++l) p *= base;
+        return p;
+    };
+    while (levels > 1 && power(g + 1) <= ranks) ++g;
+    if (g < 2 || power(g) != ranks) {
+        throw std::invalid_argument("hierarchical_ring: " + std::to_string(ranks) +
+                                    " ranks is not the " + std::to_string(levels) +
+                                    "-th power of an integer >= 2");
+    }
+    return multi_level_ring("hierarchical_ring",
+                            std::vector<int>(static_cast<std::size_t>(levels), g), elements);
+}
+
+schedule ring_2d(int rows, int cols, uint64_t elements) {
+    if (rows < 1 || cols < 1) {
+        throw std::invalid_argument("ring_2d: rows and cols must be at least 1, got " +
+                                    std::to_string(rows) + "x" + std::to_string(cols));
+    }
+    return multi_level_ring("ring_2d", {cols, rows}, elements);
+}
+
+}  // namespace trainvp::collectives

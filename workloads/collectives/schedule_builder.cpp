@@ -1,0 +1,66 @@
+#include "workloads/collectives/schedule_builder.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace trainvp::collectives {
+
+schedule_builder::schedule_builder(std::string algorithm, int ranks, uint64_t elements) {
+    if (ranks < 1) {
+        throw std::invalid_argument(algorithm + ": needs at least 1 rank, got " +
+                                    std::to_string(ranks));
+    }
+    m_schedule.algorithm = std::move(algorithm);
+    m_schedule.ranks = ranks;
+    m_schedule.elements = elements;
+    m_schedule.steps.resize(static_cast<std::size_t>(ranks));
+    m_schedule.contributes.assign(static_cast<std::size_t>(ranks), true);
+}
+
+void schedule_builder::check_rank(int rank, const char* what) const {
+    if (rank < 0 || rank >= m_schedule.ranks) {
+        throw std::logic_error(m_schedule.algorithm + ": builder " + what + " rank " +
+                               std::to_string(rank) + " out of range [0, " +
+                               std::to_string(m_schedule.ranks) + ")");
+    }
+}
+
+void schedule_builder::set_contributes(int rank, bool contributes) {
+    check_rank(rank, "set_contributes");
+    m_schedule.contributes[static_cast<std::size_t>(rank)] = contributes;
+}
+
+void schedule_builder::transfer(int src, int dst, const chunk& src_range, const chunk& dst_range,
+                                step_kind recv_kind, uint32_t round) {
+    check_rank(src, "transfer src");
+    check_rank(dst, "transfer dst");
+    // Builder bugs, not user errors: a builder must never emit these.
+    if (src == dst) throw std::logic_error(m_schedule.algorithm + ": builder self-transfer");
+    if (!is_recv(recv_kind)) {
+        throw std::logic_error(m_schedule.algorithm + ": builder transfer needs a RECV kind");
+    }
+    if (src_range.count != dst_range.count) {
+        throw std::logic_error(m_schedule.algorithm + ": builder transfer size mismatch");
+    }
+    const uint64_t key = static_cast<uint64_t>(src) * static_cast<uint64_t>(m_schedule.ranks) +
+                         static_cast<uint64_t>(dst);
+    const uint32_t tag = m_next_tag[key]++;
+    m_schedule.steps[static_cast<std::size_t>(src)].push_back(
+        {step_kind::SEND, dst, src_range, round, tag});
+    m_schedule.steps[static_cast<std::size_t>(dst)].push_back(
+        {recv_kind, src, dst_range, round, tag});
+}
+
+schedule schedule_builder::finish() {
+    for (auto& rank_steps : m_schedule.steps) {
+        std::stable_sort(rank_steps.begin(), rank_steps.end(),
+                         [](const step& a, const step& b) { return a.round < b.round; });
+    }
+    m_next_tag.clear();
+    schedule out = std::move(m_schedule);
+    m_schedule = schedule{};
+    return out;
+}
+
+}  // namespace trainvp::collectives
