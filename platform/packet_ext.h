@@ -20,13 +20,13 @@ struct packet_ext : tlm::tlm_extension<packet_ext> {
     std::uint32_t dst = 0;  // destination node id
     std::uint32_t flow = 0;
     std::uint8_t tos = 0;
-    std::uint64_t msg_id = 0;      // unique per source node
-    std::uint32_t seq = 0;         // frame index within the message
-    std::uint32_t frames = 1;      // frames in the message
-    std::uint64_t msg_bytes = 0;   // payload bytes of the whole message (uncompressed)
-    std::uint32_t payload = 0;     // payload bytes in this frame as carried (after compression)
-    std::uint32_t raw_payload = 0; // payload bytes in this frame before compression
-    std::uint32_t wire = 0;        // bytes on the wire: payload, headers, FCS, preamble, gap
+    std::uint64_t msg_id = 0;       // unique per source node
+    std::uint32_t seq = 0;          // frame index within the message
+    std::uint32_t frames = 1;       // frames in the message
+    std::uint64_t msg_bytes = 0;    // payload bytes of the whole message (uncompressed)
+    std::uint32_t payload = 0;      // payload bytes in this frame as carried (after compression)
+    std::uint32_t raw_payload = 0;  // payload bytes in this frame before compression
+    std::uint32_t wire = 0;         // bytes on the wire: payload, headers, FCS, preamble, gap
     bool compressed = false;
     // Time (ps) the frame's first bit is available at the current hop; a cut-through stage may
     // start forwarding from it, a store-and-forward stage uses the end of the frame.
@@ -45,9 +45,9 @@ struct packet_ext : tlm::tlm_extension<packet_ext> {
 struct nic_msg_ext : tlm::tlm_extension<nic_msg_ext> {
     enum class op { SEND, SEND_DONE, RECEIVED };
     op what = op::SEND;
-    std::uint32_t peer = 0;       // destination (SEND) or source (RECEIVED) node id
-    std::uint64_t bytes = 0;      // message payload bytes
-    std::uint8_t tos = 0;         // ToS to set on the message's frames
+    std::uint32_t peer = 0;   // destination (SEND) or source (RECEIVED) node id
+    std::uint64_t bytes = 0;  // message payload bytes
+    std::uint8_t tos = 0;     // ToS to set on the message's frames
     std::uint64_t msg_id = 0;
     std::uint64_t host_addr = 0;  // where the payload is (SEND) or was written (RECEIVED)
     std::uint32_t tag = 0;        // matches sends to receives on the host side

@@ -28,6 +28,8 @@ const char* param_kind_name(param_kind k) {
             return "size";
         case param_kind::BANDWIDTH:
             return "bandwidth";
+        case param_kind::COMPUTE:
+            return "compute rate";
         case param_kind::REAL_LIST:
             return "list of numbers";
     }
@@ -44,6 +46,8 @@ std::string param_decl::unit_text() const {
             return "size (B, KB..GB, KiB..GiB)";
         case param_kind::BANDWIDTH:
             return "bandwidth (b/s, B/s)";
+        case param_kind::COMPUTE:
+            return "compute rate (FLOP/s)";
         case param_kind::ENUM:
             return "one of " + join(choices, "|");
         default:
@@ -63,6 +67,8 @@ units::family family_of(param_kind k) {
             return units::family::SIZE;
         case param_kind::BANDWIDTH:
             return units::family::BANDWIDTH;
+        case param_kind::COMPUTE:
+            return units::family::COMPUTE;
         default:
             return units::family::NUMBER;
     }
@@ -168,6 +174,10 @@ units::data_size to_size(const config_node& v, const param_decl& d, const std::s
 
 units::bandwidth to_bandwidth(const config_node& v, const param_decl& d, const std::string& key) {
     return units::bandwidth{parse_quantity(v, d, key)};
+}
+
+units::compute_rate to_compute(const config_node& v, const param_decl& d, const std::string& key) {
+    return units::compute_rate{parse_quantity(v, d, key)};
 }
 
 std::vector<double> to_real_list(const config_node& v, const param_decl& d,

@@ -25,6 +25,7 @@ enum class param_kind {
     FREQUENCY,
     SIZE,
     BANDWIDTH,
+    COMPUTE,
     REAL_LIST
 };
 
@@ -66,6 +67,7 @@ units::duration to_time(const config_node& v, const param_decl& d, const std::st
 units::frequency to_frequency(const config_node& v, const param_decl& d, const std::string& key);
 units::data_size to_size(const config_node& v, const param_decl& d, const std::string& key);
 units::bandwidth to_bandwidth(const config_node& v, const param_decl& d, const std::string& key);
+units::compute_rate to_compute(const config_node& v, const param_decl& d, const std::string& key);
 std::vector<double> to_real_list(const config_node& v, const param_decl& d, const std::string& key);
 // Parses a range bound given as text in the declaration (a programming error if invalid).
 double bound(const std::string& text, param_kind k);
@@ -131,6 +133,10 @@ struct kind_of<units::bandwidth> {
     static constexpr param_kind value = param_kind::BANDWIDTH;
 };
 template <>
+struct kind_of<units::compute_rate> {
+    static constexpr param_kind value = param_kind::COMPUTE;
+};
+template <>
 struct kind_of<std::vector<double>> {
     static constexpr param_kind value = param_kind::REAL_LIST;
 };
@@ -158,6 +164,8 @@ M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
         return to_size(v, d, key);
     } else if constexpr (std::is_same_v<M, units::bandwidth>) {
         return to_bandwidth(v, d, key);
+    } else if constexpr (std::is_same_v<M, units::compute_rate>) {
+        return to_compute(v, d, key);
     } else {
         return to_real_list(v, d, key);
     }

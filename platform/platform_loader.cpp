@@ -138,7 +138,9 @@ public:
             }
         }
         for (std::size_t i = 0; i < n; ++i) {
+            m_indices.push_back(i);
             single(path + "[" + std::to_string(i) + "]", per[i], name_loc);
+            m_indices.pop_back();
         }
     }
 
@@ -194,9 +196,33 @@ private:
                                       (names.empty() ? "; it has no params"
                                                      : "; its params are " + join(names, ", ")));
             }
-            inst.params.push_back(param_value{e.key, e.value});
+            config_node value = e.value;
+            substitute_index(value, path + "." + e.key);
+            inst.params.push_back(param_value{e.key, value});
         }
         m_out.instances.push_back(std::move(inst));
+    }
+
+    // "${index}" in a param value is the index of the innermost enclosing array, so that
+    // `node_id: ${index}` in a template gives each element of `node: {count: 4}` its own id.
+    void substitute_index(config_node& v, const std::string& key) const {
+        static const std::string k_token = "${index}";
+        if (v.is_seq()) {
+            for (auto& item : v.items()) substitute_index(item, key);
+            return;
+        }
+        if (!v.is_scalar() || v.scalar().find(k_token) == std::string::npos) return;
+        if (m_indices.empty()) {
+            throw input_error(v.loc(), key,
+                              "${index} is only defined inside an array (a component with "
+                              "count:)");
+        }
+        std::string text = v.scalar();
+        for (std::size_t p = text.find(k_token); p != std::string::npos;
+             p = text.find(k_token, p)) {
+            text.replace(p, k_token.size(), std::to_string(m_indices.back()));
+        }
+        v = config_node::scalar_node(text, v.loc());
     }
 
     void group(const std::string& path, const config_node& body, const config_node* tmpl,
@@ -331,6 +357,7 @@ private:
     const config_node& m_templates;
     platform_desc& m_out;
     std::vector<std::string> m_stack;
+    std::vector<std::size_t> m_indices;  // enclosing array indices, innermost last
     std::vector<connection_desc> m_pending;
 };
 

@@ -18,7 +18,7 @@ struct unit_def {
 };
 
 // Case-sensitive on purpose: "mb/s" (millibits?) and "Mb/s" must not be confused.
-constexpr std::array<unit_def, 52> k_units{{
+constexpr std::array<unit_def, 59> k_units{{
     {"ps", family::TIME, 1e-12},
     {"ns", family::TIME, 1e-9},
     {"us", family::TIME, 1e-6},
@@ -68,6 +68,13 @@ constexpr std::array<unit_def, 52> k_units{{
     {"Gbit/s", family::BANDWIDTH, 1e9 / 8.0},
     {"Mbit/s", family::BANDWIDTH, 1e6 / 8.0},
     {"Tbit/s", family::BANDWIDTH, 1e12 / 8.0},
+    {"FLOP/s", family::COMPUTE, 1.0},
+    {"kFLOP/s", family::COMPUTE, 1e3},
+    {"MFLOP/s", family::COMPUTE, 1e6},
+    {"GFLOP/s", family::COMPUTE, 1e9},
+    {"TFLOP/s", family::COMPUTE, 1e12},
+    {"PFLOP/s", family::COMPUTE, 1e15},
+    {"FLOPS", family::COMPUTE, 1.0},
     {"GT/s", family::NUMBER, 0.0},  // placeholder: rejected below with a hint (transfers, not bits)
     {"bit", family::NUMBER, 0.0},   // placeholder: sizes are in bytes
     {"%", family::NUMBER, 0.01},
@@ -136,6 +143,8 @@ const char* family_name(family f) {
             return "size";
         case family::BANDWIDTH:
             return "bandwidth";
+        case family::COMPUTE:
+            return "compute rate";
     }
     return "?";
 }
@@ -152,6 +161,8 @@ const char* family_example(family f) {
             return "256B (units B, KB, MB, GB, KiB, MiB, GiB)";
         case family::BANDWIDTH:
             return "10Gb/s (units b/s, Mb/s, Gb/s, Gbps, B/s, MB/s, GB/s)";
+        case family::COMPUTE:
+            return "12TFLOP/s (units FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s)";
     }
     return "?";
 }
@@ -208,6 +219,11 @@ duration bandwidth::transfer_time(std::uint64_t bytes) const {
     if (bytes_per_s <= 0.0) return duration{0};
     return duration{
         static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * 1e12 / bytes_per_s))};
+}
+
+duration compute_rate::time_for(double flops) const {
+    if (flops_per_s <= 0.0) return duration{0};
+    return duration{static_cast<std::uint64_t>(std::llround(flops * 1e12 / flops_per_s))};
 }
 
 namespace {

@@ -8,7 +8,7 @@
 
 namespace trainvp::units {
 
-enum class family { NUMBER, TIME, FREQUENCY, SIZE, BANDWIDTH };
+enum class family { NUMBER, TIME, FREQUENCY, SIZE, BANDWIDTH, COMPUTE };
 
 // "time", "bandwidth", ... as used in error messages and in `trainvp describe`.
 const char* family_name(family f);
@@ -50,6 +50,13 @@ struct bandwidth {
     double bits_per_s() const { return bytes_per_s * 8.0; }
     // Time to move `bytes` at this bandwidth, rounded to the nearest picosecond.
     duration transfer_time(std::uint64_t bytes) const;
+};
+
+// A compute throughput in floating-point operations per second ("12TFLOP/s").
+struct compute_rate {
+    double flops_per_s = 0.0;
+    // Time for `flops` operations, rounded to the nearest picosecond.
+    duration time_for(double flops) const;
 };
 
 // Formats a value in a readable unit ("12.5 GB/s", "409.6 ns", "4 KiB") for summaries.

@@ -86,6 +86,25 @@ connections:
     EXPECT_EQ(param_text(d, "mem[2]", "latency"), "5ns");
 }
 
+TEST(loader, index_substitution_gives_each_element_its_own_value) {
+    platform_desc d = load(R"(
+templates:
+  pair:
+    components:
+      gen: {type: traffic.generator, message_size: 64B, address: "${index}KiB"}
+      mem: {type: memory}
+    connections: [gen.out -> mem.target]
+components:
+  node: {template: pair, count: 3}
+)");
+    EXPECT_EQ(param_text(d, "node[0].gen", "address"), "0KiB");
+    EXPECT_EQ(param_text(d, "node[2].gen", "address"), "2KiB");
+    EXPECT_EQ(
+        error_of("components:\n  m:\n    type: traffic.generator\n    message_size: ${index}B\n"),
+        "t.yaml:4:19: error: m.message_size: ${index} is only defined inside an array (a "
+        "component with count:)");
+}
+
 TEST(loader, nested_templates_and_inline_groups) {
     platform_desc d = load(R"(
 templates:
