@@ -124,6 +124,7 @@ void binder::check_unbound() const {
     for (const auto& d : m_descs) {
         ip_module* block = m_blocks.at(d.path);
         for (const auto& p : block->type().ports) {
+            if (p.optional) continue;
             const std::size_t n = p.size(*block);
             for (std::size_t i = 0; i < n; ++i) {
                 std::string s = d.path + "." + p.name;

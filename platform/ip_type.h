@@ -36,6 +36,9 @@ struct port_decl {
     std::string protocol;  // "mem", "eth", ... : both ends of a binding must agree
     std::string description;
     bool is_array = false;
+    // May be left unbound (a host without an accelerator).  The socket type must then use the
+    // SC_ZERO_OR_MORE_BOUND policy, and the block checks size() before using it.
+    bool optional = false;
     // The C++ type both ends must share (the TLM target-socket base for the bus width and
     // protocol types).  Equal protocol names with different types is a programming error.
     std::type_index bind_type = typeid(void);
@@ -100,8 +103,8 @@ public:
 
     // An initiator socket member (a single socket, or an sc_vector of sockets).
     template <typename S>
-    void initiator(const std::string& name, S T::*member, const std::string& protocol,
-                   const std::string& description) {
+    port_decl& initiator(const std::string& name, S T::*member, const std::string& protocol,
+                         const std::string& description) {
         port_decl p = base_port<S>(name, member, port_role::INITIATOR, protocol, description);
         using sock = typename element<S>::type;
         using target_base = typename sock::base_target_socket_type;
@@ -110,12 +113,13 @@ public:
             static_cast<sock*>(init)->bind(*static_cast<target_base*>(target));
         };
         m_info.ports.push_back(std::move(p));
+        return m_info.ports.back();
     }
 
     // A target socket member (a single socket, or an sc_vector of sockets).
     template <typename S>
-    void target(const std::string& name, S T::*member, const std::string& protocol,
-                const std::string& description) {
+    port_decl& target(const std::string& name, S T::*member, const std::string& protocol,
+                      const std::string& description) {
         port_decl p = base_port<S>(name, member, port_role::TARGET, protocol, description);
         using sock = typename element<S>::type;
         using target_base = std::remove_pointer_t<decltype(target_base_of(std::declval<sock*>()))>;
@@ -125,6 +129,7 @@ public:
             return static_cast<target_base*>(static_cast<sock*>(get(m, i)));
         };
         m_info.ports.push_back(std::move(p));
+        return m_info.ports.back();
     }
 
     // A statistic member: counter, scalar, distribution, or a std::vector of one of them (one

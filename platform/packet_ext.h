@@ -19,6 +19,7 @@ struct packet_ext : tlm::tlm_extension<packet_ext> {
     std::uint32_t src = 0;  // source node id
     std::uint32_t dst = 0;  // destination node id
     std::uint32_t flow = 0;
+    std::uint32_t tag = 0;  // the sender's message tag; the receiver matches it to a RECV
     std::uint8_t tos = 0;
     std::uint64_t msg_id = 0;       // unique per source node
     std::uint32_t seq = 0;          // frame index within the message
@@ -28,9 +29,15 @@ struct packet_ext : tlm::tlm_extension<packet_ext> {
     std::uint32_t raw_payload = 0;  // payload bytes in this frame before compression
     std::uint32_t wire = 0;         // bytes on the wire: payload, headers, FCS, preamble, gap
     bool compressed = false;
-    // Time (ps) the frame's first bit is available at the current hop; a cut-through stage may
-    // start forwarding from it, a store-and-forward stage uses the end of the frame.
+    bool dropped = false;  // set by a stage that dropped the frame (a full switch queue)
+    // Frame timing at the current hop, in ps: the first bit and the last bit are available
+    // here.  A cut-through stage may forward from the first bit; a store-and-forward stage
+    // waits for the last.  A link sets them for the next hop when it delivers the frame.
     std::uint64_t first_bit_ps = 0;
+    std::uint64_t last_bit_ps = 0;
+    // Set by the link that carried the frame: when its serialisation started (so a switch knows
+    // how long the frame waited in its output queue).
+    std::uint64_t tx_start_ps = 0;
     // Functional mode only: the payload bytes as carried.
     std::shared_ptr<std::vector<std::uint8_t>> data;
 

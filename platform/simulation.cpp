@@ -10,7 +10,9 @@
 #include <sstream>
 
 #include "platform/binder.h"
+#include "platform/did_you_mean.h"
 #include "platform/platform_loader.h"
+#include "platform/workload_sink.h"
 #include "traces/atomic_file.h"
 #include "traces/stats_report.h"
 #include "traces/traced_level.h"
@@ -203,7 +205,44 @@ void simulation::elaborate() {
     binder b(m_by_path, m_desc.instances);
     b.bind_all(m_desc.connections);
     b.check_unbound();
+    hand_out_workload();
     m_controller = std::make_unique<controller>("trainvp_controller", *this);
+}
+
+void simulation::hand_out_workload() {
+    const config_node& w = m_desc.workload;
+    if (w.is_nil()) return;
+    if (!w.is_map()) {
+        throw input_error(w.loc(), "workload", std::string("expected a map, got ") + w.kind_name());
+    }
+    for (const auto& e : w.entries()) {
+        if (e.key != "ops") {
+            throw input_error(
+                e.key_loc, "workload." + e.key,
+                "unknown workload key" + did_you_mean(e.key, {"ops"}) + "; expected ops");
+        }
+        if (!e.value.is_map()) {
+            throw input_error(e.value.loc(), "workload.ops",
+                              "expected a map of block paths to op lists");
+        }
+        for (const auto& b : e.value.entries()) {
+            const std::string key = "workload.ops." + b.key;
+            ip_module* m = block(b.key);
+            if (m == nullptr) {
+                std::vector<std::string> names;
+                for (const auto& kv : m_by_path) names.push_back(kv.first);
+                throw input_error(b.key_loc, key,
+                                  "no block '" + b.key + "'" + did_you_mean(b.key, names));
+            }
+            auto* sink = dynamic_cast<workload_sink*>(m);
+            if (sink == nullptr) {
+                throw input_error(
+                    b.key_loc, key,
+                    "block '" + b.key + "' (" + m->type().name + ") does not run ops");
+            }
+            sink->accept_workload(b.value, key);
+        }
+    }
 }
 
 void simulation::trace_to(const std::string& file_base) {

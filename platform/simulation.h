@@ -59,6 +59,7 @@ private:
     class group;
     struct tree_node;
     void build(const tree_node& node);
+    void hand_out_workload();
     stats_report report(const run_result& r) const;
     static void blank_vcd_date(const std::string& path);
     template <typename F>
