@@ -102,10 +102,11 @@ public:
     void describe(const std::string& text) { m_info.description = text; }
 
     // An initiator socket member (a single socket, or an sc_vector of sockets).
-    template <typename S>
-    port_decl& initiator(const std::string& name, S T::*member, const std::string& protocol,
+    template <typename S, typename C>
+    port_decl& initiator(const std::string& name, S C::*member, const std::string& protocol,
                          const std::string& description) {
-        port_decl p = base_port<S>(name, member, port_role::INITIATOR, protocol, description);
+        port_decl p = base_port<S>(name, static_cast<S T::*>(member), port_role::INITIATOR,
+                                   protocol, description);
         using sock = typename element<S>::type;
         using target_base = typename sock::base_target_socket_type;
         p.bind_type = typeid(target_base);
@@ -117,10 +118,11 @@ public:
     }
 
     // A target socket member (a single socket, or an sc_vector of sockets).
-    template <typename S>
-    port_decl& target(const std::string& name, S T::*member, const std::string& protocol,
+    template <typename S, typename C>
+    port_decl& target(const std::string& name, S C::*member, const std::string& protocol,
                       const std::string& description) {
-        port_decl p = base_port<S>(name, member, port_role::TARGET, protocol, description);
+        port_decl p = base_port<S>(name, static_cast<S T::*>(member), port_role::TARGET, protocol,
+                                   description);
         using sock = typename element<S>::type;
         using target_base = std::remove_pointer_t<decltype(target_base_of(std::declval<sock*>()))>;
         p.bind_type = typeid(target_base);
@@ -134,9 +136,10 @@ public:
 
     // A statistic member: counter, scalar, distribution, or a std::vector of one of them (one
     // value per port, written as name[i]).
-    template <typename S>
-    stat_decl& stat(const std::string& name, S T::*member, const std::string& unit,
+    template <typename S, typename C>
+    stat_decl& stat(const std::string& name, S C::*base_member, const std::string& unit,
                     const std::string& description) {
+        S T::*member = static_cast<S T::*>(base_member);
         stat_decl s;
         s.name = name;
         s.unit = unit;
@@ -169,15 +172,16 @@ public:
     }
 
     // Like stat(), and also shown in the run's summary.
-    template <typename S>
-    void headline(const std::string& name, S T::*member, const std::string& unit,
+    template <typename S, typename C>
+    void headline(const std::string& name, S C::*member, const std::string& unit,
                   const std::string& description) {
         stat(name, member, unit, description).headline = true;
     }
 
     // A traced_level member (or a std::vector of them, one per port), written to the VCD.
-    template <typename S>
-    void signal(const std::string& name, S T::*member, const std::string& description) {
+    template <typename S, typename C>
+    void signal(const std::string& name, S C::*base_member, const std::string& description) {
+        S T::*member = static_cast<S T::*>(base_member);
         signal_decl s;
         s.name = name;
         s.description = description;
@@ -189,6 +193,42 @@ public:
             } else {
                 f(name, v);
             }
+        };
+        m_info.signals.push_back(std::move(s));
+    }
+
+    // A statistic reached through an accessor (a member of a member, such as an embedded
+    // dma_channel's counters): get(const T&) returns a counter, scalar or distribution.
+    template <typename F>
+    stat_decl& stat_of(const std::string& name, F get, const std::string& unit,
+                       const std::string& description) {
+        using S = std::decay_t<decltype(get(std::declval<const T&>()))>;
+        stat_decl s;
+        s.name = name;
+        s.unit = unit;
+        s.description = description;
+        if constexpr (std::is_same_v<S, counter>) s.kind = stat_kind::COUNTER;
+        if constexpr (std::is_same_v<S, scalar>) s.kind = stat_kind::SCALAR;
+        if constexpr (std::is_same_v<S, distribution>) s.kind = stat_kind::DISTRIBUTION;
+        s.each = [get, name](const ip_module& m,
+                             const std::function<void(const std::string&, const void*)>& f) {
+            f(name, &get(static_cast<const T&>(m)));
+        };
+        s.reset = [get](ip_module& m) { const_cast<S&>(get(static_cast<const T&>(m))).reset(); };
+        m_info.stats.push_back(std::move(s));
+        return m_info.stats.back();
+    }
+
+    // A VCD signal reached through an accessor: get(T&) returns a traced_level (the busy flag
+    // of an embedded timed_resource).
+    template <typename F>
+    void signal_of(const std::string& name, F get, const std::string& description) {
+        signal_decl s;
+        s.name = name;
+        s.description = description;
+        s.each = [get, name](ip_module& m,
+                             const std::function<void(const std::string&, traced_level&)>& f) {
+            f(name, get(static_cast<T&>(m)));
         };
         m_info.signals.push_back(std::move(s));
     }

@@ -178,27 +178,30 @@ template <typename T>
 class param_list {
 public:
     // A param with a default, spelt as in a config ("10Gb/s").
-    template <typename M>
-    param_builder param(const std::string& name, M T::*member, const std::string& default_text,
+    // Member pointers of a base class of T are accepted, so a derived block can declare the
+    // params it inherits.
+    template <typename M, typename C>
+    param_builder param(const std::string& name, M C::*member, const std::string& default_text,
                         const std::string& description) {
-        param_decl& d = add<M>(name, member, description);
+        param_decl& d = add<M>(name, static_cast<M T::*>(member), description);
         d.default_text = default_text;
         return param_builder(d);
     }
 
     // A param the config must give.
-    template <typename M>
-    param_builder required(const std::string& name, M T::*member, const std::string& description) {
-        param_decl& d = add<M>(name, member, description);
+    template <typename M, typename C>
+    param_builder required(const std::string& name, M C::*member, const std::string& description) {
+        param_decl& d = add<M>(name, static_cast<M T::*>(member), description);
         d.required = true;
         return param_builder(d);
     }
 
     // An enum param: `choices` maps config spellings to values.
-    template <typename E>
-    param_builder choice(const std::string& name, E T::*member,
+    template <typename E, typename C>
+    param_builder choice(const std::string& name, E C::*base_member,
                          std::vector<std::pair<std::string, E>> choices,
                          const std::string& default_text, const std::string& description) {
+        E T::*member = static_cast<E T::*>(base_member);
         param_decl d;
         d.name = name;
         d.kind = param_kind::ENUM;

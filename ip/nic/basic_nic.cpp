@@ -1,0 +1,243 @@
+#include "ip/nic/basic_nic.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "platform/registry.h"
+
+namespace trainvp::ip {
+
+namespace {
+sc_core::sc_time ps(std::uint64_t v) {
+    return sc_core::sc_time(static_cast<double>(v), sc_core::SC_PS);
+}
+}  // namespace
+
+basic_nic::basic_nic(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
+    p.apply(*this);
+    if (m_mtu.bytes <= m_l3l4_header.bytes) {
+        throw input_error(p.where(), path() + ".mtu", "the MTU must exceed l3l4_header");
+    }
+    dma_channel::settings s;
+    s.burst = m_dma_burst.bytes;
+    s.outstanding = m_dma_outstanding;
+    m_dma.configure(s);
+    host.register_b_transport(this, &basic_nic::host_b_transport);
+    eth_rx.register_b_transport(this, &basic_nic::rx_b_transport);
+    SC_THREAD(tx_thread);
+}
+
+void basic_nic::host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    nic_msg_ext* ext = nullptr;
+    trans.get_extension(ext);
+    if (ext == nullptr || ext->what != nic_msg_ext::op::SEND) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    m_tx_queue.push_back(message{*ext, sc_core::sc_time_stamp() + delay});
+    m_tx_queue_level.change_at(sc_core::sc_time_stamp() + delay, +1);
+    m_tx_wake.notify(delay);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_core::sc_time basic_nic::dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
+                                const sc_core::sc_time& start) {
+    if (bytes == 0) return start;
+    dma_channel::result r = m_dma.run(*pcie.operator->(), cmd, addr, bytes, start);
+    if (!r.ok) {
+        throw sim_error(path() + ": DMA " + (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") +
+                        " of " + std::to_string(bytes) + " B at " + std::to_string(addr) +
+                        " failed: " + r.error);
+    }
+    progress_until(r.done);
+    return r.done;
+}
+
+void basic_nic::tx_thread() {
+    while (true) {
+        while (m_tx_queue.empty()) wait(m_tx_wake);
+        const message m = m_tx_queue.front();
+        if (m.posted > sc_core::sc_time_stamp()) wait(m.posted - sc_core::sc_time_stamp());
+        send_message(m);
+        m_tx_queue.pop_front();
+    }
+}
+
+// Frames are fetched by DMA up to tx_prefetch ahead of the MAC and handed to the link at the
+// time they are ready, so that frames of different senders reach a shared switch port in time
+// order.
+void basic_nic::send_message(const message& m) {
+    using sc_core::sc_time;
+    const nic_msg_ext& d = m.desc;
+    const std::uint64_t per_frame = mss();
+    const std::uint64_t frames = std::max<std::uint64_t>(1, (d.bytes + per_frame - 1) / per_frame);
+    const sc_time start = m.posted + ps(m_msg_cost.ps);
+    std::vector<sc_time> fetched(static_cast<std::size_t>(frames));
+    std::vector<sc_time> sent(static_cast<std::size_t>(frames));
+    std::uint64_t next_fetch = 0;
+    sc_time link_free = sc_core::SC_ZERO_TIME;
+    sc_time last_end = start;
+    m_tx_active_frames = frames;
+
+    for (std::uint64_t k = 0; k < frames; ++k) {
+        // Fetch ahead: frame j may be fetched once frame j - prefetch has left the NIC.
+        while (next_fetch < frames && next_fetch < k + m_tx_prefetch) {
+            const std::uint64_t j = next_fetch;
+            sc_time slot = start;
+            if (j >= m_tx_prefetch) slot = std::max(slot, sent[j - m_tx_prefetch]);
+            const std::uint64_t off = j * per_frame;
+            const std::uint64_t len = std::min(per_frame, d.bytes - std::min(d.bytes, off));
+            fetched[j] = dma(tlm::TLM_READ_COMMAND, d.host_addr + off, len, slot);
+            ++next_fetch;
+        }
+        tx_frame f;
+        const std::uint64_t off = k * per_frame;
+        const std::uint64_t len = std::min(per_frame, d.bytes - std::min(d.bytes, off));
+        f.ext.src = static_cast<std::uint32_t>(m_node_id);
+        f.ext.dst = d.peer;
+        f.ext.tag = d.tag;
+        f.ext.tos = d.tos;
+        f.ext.msg_id = d.msg_id;
+        f.ext.seq = static_cast<std::uint32_t>(k);
+        f.ext.frames = static_cast<std::uint32_t>(frames);
+        f.ext.msg_bytes = d.bytes;
+        f.ext.payload = static_cast<std::uint32_t>(len);
+        f.ext.raw_payload = static_cast<std::uint32_t>(len);
+        f.ext.data = d.data;
+        f.ready = fetched[k] + ps(m_tx_frame_cost.ps);
+        const sc_time processed = tx_process(f);
+        f.ext.wire = static_cast<std::uint32_t>(wire_bytes(f.ext.payload));
+
+        // The NIC engine streams the frame at rate x efficiency; the link may start as soon as
+        // the engine does (its first bit) and cannot finish before the engine (its last bit).
+        const sc_time engine_time(
+            static_cast<double>(
+                units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(f.ext.wire).ps),
+            sc_core::SC_PS);
+        const timed_resource::slot eng =
+            m_tx_engine.reserve(std::max(processed, link_free), engine_time);
+        f.ext.first_bit_ps = eng.start.value();
+        f.ext.last_bit_ps = eng.end.value();
+        if (eng.start > sc_core::sc_time_stamp()) wait(eng.start - sc_core::sc_time_stamp());
+
+        tlm::tlm_generic_payload trans;
+        trans.set_command(tlm::TLM_WRITE_COMMAND);
+        trans.set_address(0);
+        trans.set_data_ptr(nullptr);
+        trans.set_data_length(f.ext.wire);
+        trans.set_streaming_width(f.ext.wire);
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        packet_ext* ext = new packet_ext(f.ext);
+        trans.set_extension(ext);
+        sc_time delay = sc_core::SC_ZERO_TIME;
+        eth_tx->b_transport(trans, delay);
+        trans.clear_extension(ext);
+        delete ext;
+        // The link is free for the next frame at now + delay; this frame left at its end.
+        link_free = sc_core::sc_time_stamp() + delay;
+        sent[k] = std::max(eng.end, link_free);
+        last_end = std::max(last_end, sent[k]);
+        ++m_tx_frames;
+        m_tx_payload += f.ext.payload;
+        m_tx_wire += f.ext.wire;
+        progress_until(sent[k]);
+        m_tx_active_frames = frames - k - 1;
+    }
+    ++m_tx_msgs;
+    m_msg_latency_ns.sample(ns(last_end - m.posted));
+    m_tx_queue_level.change_at(last_end, -1);
+    nic_msg_ext done = d;
+    done.what = nic_msg_ext::op::SEND_DONE;
+    notify_host(done, last_end);
+    span("send " + std::to_string(d.bytes) + "B to " + std::to_string(d.peer), "comm", m.posted,
+         last_end);
+}
+
+void basic_nic::notify_host(nic_msg_ext& ext, const sc_core::sc_time& at) {
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(0);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    trans.set_extension(&ext);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
+    notify->b_transport(trans, delay);
+    trans.clear_extension(&ext);
+}
+
+void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    packet_ext* ext = nullptr;
+    trans.get_extension(ext);
+    if (ext == nullptr) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time arrived = ps(ext->last_bit_ps);
+    ++m_rx_frames;
+    m_rx_wire += ext->wire;
+    m_rx_payload += ext->payload;
+
+    // The RX engine takes frames one at a time; then the payload is written to host memory.
+    const timed_resource::slot eng = m_rx_engine.reserve(arrived, ps(m_rx_frame_cost.ps));
+    packet_ext local = *ext;
+    const sc_core::sc_time processed = rx_process(local, eng.end);
+
+    rx_state& st = m_rx[{ext->src, ext->msg_id}];
+    if (st.received == 0) {
+        st.frames = ext->frames;
+        st.tag = ext->tag;
+        st.data = ext->data;
+        st.host_addr = m_rx_buffer.bytes + m_rx_offset;
+        m_rx_offset = (m_rx_offset + ext->msg_bytes) % m_rx_region.bytes;
+    }
+    const std::uint64_t off = static_cast<std::uint64_t>(ext->seq) * mss();
+    const sc_core::sc_time written =
+        dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
+    st.done = std::max(st.done, written);
+    st.bytes += local.raw_payload;
+    ++st.received;
+    if (st.received == st.frames) {
+        nic_msg_ext note;
+        note.what = nic_msg_ext::op::RECEIVED;
+        note.peer = ext->src;
+        note.bytes = ext->msg_bytes;
+        note.tag = st.tag;
+        note.msg_id = ext->msg_id;
+        note.host_addr = st.host_addr;
+        note.data = st.data;
+        const sc_core::sc_time done = st.done;
+        m_rx.erase({ext->src, ext->msg_id});
+        ++m_rx_msgs;
+        notify_host(note, done);
+    }
+    // The NIC always takes the frame when it arrives (no RX back-pressure is modelled).
+    delay = arrived > now ? arrived - now : sc_core::SC_ZERO_TIME;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+std::string basic_nic::pending_work() const {
+    std::string w;
+    if (!m_tx_queue.empty()) {
+        w += std::to_string(m_tx_queue.size()) + " message(s) to send (" +
+             std::to_string(m_tx_active_frames) + " frames left of the current one)";
+    }
+    for (const auto& [key, st] : m_rx) {
+        if (!w.empty()) w += "; ";
+        w += "message " + std::to_string(key.second) + " from node " + std::to_string(key.first) +
+             ": " + std::to_string(st.received) + " of " + std::to_string(st.frames) +
+             " frames received";
+    }
+    return w;
+}
+
+void basic_nic::end_of_run() {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    m_tx_util.set(m_tx_engine.utilisation(now));
+    m_rx_util.set(m_rx_engine.utilisation(now));
+}
+
+TRAINVP_REGISTER_IP(basic_nic, "nic.basic");
+
+}  // namespace trainvp::ip

@@ -1,0 +1,199 @@
+// A plain NIC (inceptionn.md Fig. 8 without the compression engines; the X540 baseline NIC).
+// TX: the host posts a message; the NIC reads its payload from host memory by DMA over PCIe,
+// one frame at a time with a prefetch window, pays a per-frame processing cost, and hands each
+// frame to the Ethernet link when it is ready.  RX: each frame's payload is written to host
+// memory by DMA; when a whole message is in memory the host is notified.
+#pragma once
+
+#include <deque>
+#include <map>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <tlm>
+
+#include "ip/dma/dma_channel.h"
+#include "platform/ip_module.h"
+#include "platform/packet_ext.h"
+#include "platform/timed_resource.h"
+
+namespace trainvp::ip {
+
+class basic_nic : public ip_module {
+public:
+    tlm_utils::simple_target_socket<basic_nic> host{"host"};
+    tlm_utils::simple_initiator_socket<basic_nic> notify{"notify"};
+    tlm_utils::simple_initiator_socket<basic_nic> pcie{"pcie"};
+    tlm_utils::simple_initiator_socket<basic_nic> eth_tx{"eth_tx"};
+    tlm_utils::simple_target_socket<basic_nic> eth_rx{"eth_rx"};
+
+    SC_HAS_PROCESS(basic_nic);
+    basic_nic(const sc_core::sc_module_name& name, const params& p);
+    // The params, sockets, statistics and signals of a basic NIC; derived NICs call it on their
+    // own declaration and add theirs.
+    template <typename T>
+    static void declare_common(type_decl<T>& d);
+    static void declare(type_decl<basic_nic>& d) {
+        d.describe(
+            "Plain NIC (the X540 baseline of inceptionn.md): TX reads each frame's payload from "
+            "host memory by DMA over PCIe, pays a per-frame cost, and sends it on the Ethernet "
+            "link; RX writes payloads to host memory by DMA and notifies the host when a whole "
+            "message is there. efficiency < 1 models a NIC that cannot reach line rate.");
+        declare_common(d);
+    }
+
+    std::string pending_work() const override;
+    void end_of_run() override;
+
+    // Payload bytes carried per frame (MTU minus IP and TCP headers).
+    std::uint64_t mss() const { return m_mtu.bytes - m_l3l4_header.bytes; }
+
+protected:
+    // A frame as the TX path builds it.  Subclasses (the compression NIC) change its payload
+    // and add processing time in tx_process / rx_process.
+    struct tx_frame {
+        packet_ext ext;
+        sc_core::sc_time ready;  // payload in the NIC, ready for the engine
+    };
+    // Extra processing of a TX frame between DMA and the MAC; returns when the frame may enter
+    // the MAC (default: no extra stage).
+    virtual sc_core::sc_time tx_process(tx_frame& f) { return f.ready; }
+    // Extra processing of a received frame before its payload is written to host memory;
+    // returns when it may be written (default: none).  May change ext.payload.
+    virtual sc_core::sc_time rx_process(packet_ext& ext, const sc_core::sc_time& arrived) {
+        (void)ext;
+        return arrived;
+    }
+
+    std::uint64_t wire_bytes(std::uint64_t payload) const {
+        return payload + m_l3l4_header.bytes + m_l2_overhead.bytes;
+    }
+
+private:
+    struct message {
+        nic_msg_ext desc;
+        sc_core::sc_time posted;
+    };
+    struct rx_state {
+        std::uint32_t frames = 0;
+        std::uint32_t received = 0;
+        std::uint64_t bytes = 0;
+        sc_core::sc_time done;
+        std::uint64_t host_addr = 0;
+        std::uint32_t tag = 0;
+        std::shared_ptr<std::vector<std::uint8_t>> data;
+    };
+
+    void host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    void rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    void tx_thread();
+    void send_message(const message& m);
+    void notify_host(nic_msg_ext& ext, const sc_core::sc_time& at);
+    sc_core::sc_time dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
+                         const sc_core::sc_time& start);
+
+    // params
+    std::uint64_t m_node_id = 0;
+    units::bandwidth m_rate;
+    double m_efficiency = 1.0;
+    units::data_size m_mtu;
+    units::data_size m_l3l4_header;
+    units::data_size m_l2_overhead;
+    units::duration m_msg_cost;
+    units::duration m_tx_frame_cost;
+    units::duration m_rx_frame_cost;
+    units::data_size m_dma_burst;
+    std::uint64_t m_dma_outstanding = 0;
+    std::uint64_t m_tx_prefetch = 0;
+    units::data_size m_rx_buffer;
+    units::data_size m_rx_region;
+
+    dma_channel m_dma;
+    timed_resource m_tx_engine;
+    timed_resource m_rx_engine;
+    std::deque<message> m_tx_queue;
+    sc_core::sc_event m_tx_wake;
+    std::uint64_t m_rx_offset = 0;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, rx_state> m_rx;  // (src, msg id)
+    std::uint64_t m_tx_active_frames = 0;
+
+    counter m_tx_msgs, m_tx_frames, m_tx_payload, m_tx_wire;
+    counter m_rx_msgs, m_rx_frames, m_rx_payload, m_rx_wire;
+    scalar m_tx_util, m_rx_util;
+    distribution m_msg_latency_ns;
+    traced_level m_tx_queue_level;
+};
+
+template <typename T>
+void basic_nic::declare_common(type_decl<T>& d) {
+    d.param("node_id", &basic_nic::m_node_id, "0", "This node's network address (frames' src)");
+    d.param("rate", &basic_nic::m_rate, "10Gb/s",
+            "MAC line rate (inceptionn.md §VII-C: 10 GbE; smartnic.md: 40/100 GbE)")
+        .range("1Mb/s", "400Gb/s");
+    d.param("efficiency", &basic_nic::m_efficiency, "1",
+            "Sustained fraction of line rate the NIC engine reaches (inceptionn.md §VII-C: the "
+            "VC709 reference design reached ~2.1 of 10 Gb/s, i.e. 0.21; the X540 ~1)")
+        .range("0.001", "1");
+    d.param("mtu", &basic_nic::m_mtu, "1500B", "IP MTU (IEEE 802.3 standard frame)")
+        .range("576B", "9216B");
+    d.param("l3l4_header", &basic_nic::m_l3l4_header, "40B",
+            "IPv4 + TCP headers inside the MTU (RFC 791: 20 B, RFC 793: 20 B)");
+    d.param("l2_overhead", &basic_nic::m_l2_overhead, "38B",
+            "Per-frame wire bytes outside the MTU: Ethernet header 14 B + FCS 4 B + preamble/SFD "
+            "8 B + inter-frame gap 12 B (IEEE 802.3)");
+    d.param("message_cost", &basic_nic::m_msg_cost, "0ns",
+            "Driver cost per message before its first DMA (calibration; 0 = not modelled)");
+    d.param("tx_frame_cost", &basic_nic::m_tx_frame_cost, "0ns",
+            "NIC/driver processing per transmitted frame, pipelined with the MAC (calibration)");
+    d.param("rx_frame_cost", &basic_nic::m_rx_frame_cost, "0ns",
+            "NIC/driver processing per received frame before its DMA write (calibration)");
+    d.param("dma_burst", &basic_nic::m_dma_burst, "256B",
+            "DMA burst size (default: the common PCIe max payload size)")
+        .range("32B", "4KiB");
+    d.param("dma_outstanding", &basic_nic::m_dma_outstanding, "16",
+            "DMA bursts in flight per frame transfer")
+        .range("1", "1024");
+    d.param("tx_prefetch", &basic_nic::m_tx_prefetch, "8",
+            "Frames whose payload may be fetched ahead of the MAC (TX descriptor ring slots)")
+        .range("1", "4096");
+    d.param("rx_buffer", &basic_nic::m_rx_buffer, "1GiB",
+            "Host address of the receive buffer region");
+    d.param("rx_region", &basic_nic::m_rx_region, "256MiB",
+            "Size of the receive buffer region (messages are written round-robin in it)")
+        .range("4KiB", "16GiB");
+    d.target("host", &basic_nic::host, "nic", "Send requests from the host driver");
+    d.initiator("notify", &basic_nic::notify, "nic",
+                "Notifications to the host: send completed, message received");
+    d.initiator("pcie", &basic_nic::pcie, "mem", "DMA to and from host memory (over PCIe)");
+    d.initiator("eth_tx", &basic_nic::eth_tx, "eth", "Frames to the Ethernet link");
+    d.target("eth_rx", &basic_nic::eth_rx, "eth", "Frames from the Ethernet link");
+    d.stat("tx_messages", &basic_nic::m_tx_msgs, "1", "Messages sent");
+    d.stat("tx_frames", &basic_nic::m_tx_frames, "1", "Frames sent");
+    d.stat("tx_payload", &basic_nic::m_tx_payload, "B", "Payload bytes sent (as carried)");
+    d.stat("tx_wire", &basic_nic::m_tx_wire, "B", "Bytes sent on the wire incl. all overhead");
+    d.stat("rx_messages", &basic_nic::m_rx_msgs, "1", "Messages received completely");
+    d.stat("rx_frames", &basic_nic::m_rx_frames, "1", "Frames received");
+    d.stat("rx_payload", &basic_nic::m_rx_payload, "B", "Payload bytes received (as carried)");
+    d.stat("rx_wire", &basic_nic::m_rx_wire, "B", "Bytes received on the wire");
+    d.headline("tx_utilisation", &basic_nic::m_tx_util, "1",
+               "Time the TX engine was busy / simulated time");
+    d.stat("rx_utilisation", &basic_nic::m_rx_util, "1",
+           "Time the RX engine was busy / simulated time");
+    d.stat("message_latency", &basic_nic::m_msg_latency_ns, "ns",
+           "Send request posted to last frame on the wire, per message");
+    d.stat_of(
+        "dma_bursts", [](const basic_nic& n) -> const counter& { return n.m_dma.bursts; }, "1",
+        "DMA bursts over PCIe (reads for TX, writes for RX)");
+    d.stat_of(
+        "dma_bytes", [](const basic_nic& n) -> const counter& { return n.m_dma.bytes_moved; }, "B",
+        "Bytes moved by DMA");
+    d.signal("tx_queue", &basic_nic::m_tx_queue_level, "Messages waiting or being sent");
+    d.signal_of(
+        "tx_busy", [](basic_nic& n) -> traced_level& { return n.m_tx_engine.busy_signal(); },
+        "1 while the TX engine (MAC) sends a frame");
+    d.signal_of(
+        "rx_busy", [](basic_nic& n) -> traced_level& { return n.m_rx_engine.busy_signal(); },
+        "1 while the RX engine processes a frame");
+}
+
+}  // namespace trainvp::ip
