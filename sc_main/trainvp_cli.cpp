@@ -26,9 +26,10 @@ const char* k_usage =
     "usage: trainvp <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run CONFIG.yaml [--set KEY=VALUE ...] [--out DIR] [--vcd] [--seed N] [--quiet]\n"
+    "  run CONFIG.yaml [--set KEY=VALUE ...] [--out DIR] [--vcd] [--seed N] [--quiet] [--force]\n"
     "        simulate; writes stats.json, stats.csv, timeline.json, config.resolved.yaml\n"
-    "        (and waves.vcd with --vcd) into DIR (default out/<config name>)\n"
+    "        (and waves.vcd with --vcd) into DIR (default out/<config name>); --force\n"
+    "        overwrites the results of an earlier run there\n"
     "  check CONFIG.yaml [--set KEY=VALUE ...]\n"
     "        load, build and bind the platform without simulating\n"
     "  describe [TYPE] [--markdown]\n"
@@ -123,7 +124,7 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     const source_loc cmdline{"command line", 0, 0};
     std::string config, out_dir;
     std::vector<std::string> sets;
-    bool vcd = false, quiet = false;
+    bool vcd = false, quiet = false, force = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](const std::string& opt) -> std::string {
@@ -140,11 +141,13 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
             vcd = true;
         } else if (a == "--quiet" && !check_only) {
             quiet = true;
+        } else if (a == "--force" && !check_only) {
+            force = true;
         } else if (a == "--seed") {
             sets.push_back("simulation.seed=" + value(a));
         } else if (!a.empty() && a[0] == '-') {
             std::vector<std::string> opts{"--set", "--seed"};
-            if (!check_only) opts.insert(opts.end(), {"--out", "--vcd", "--quiet"});
+            if (!check_only) opts.insert(opts.end(), {"--out", "--vcd", "--quiet", "--force"});
             throw input_error(cmdline, a, "unknown option" + did_you_mean(a, opts));
         } else if (config.empty()) {
             config = a;
@@ -165,6 +168,13 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     }
 
     if (out_dir.empty()) out_dir = (fs::path("out") / fs::path(config).stem()).string();
+    // A previous run's results are not overwritten by accident.
+    if (!force && fs::exists(fs::path(out_dir) / "stats.json")) {
+        throw input_error(cmdline, "--out",
+                          "'" + out_dir +
+                              "' holds the results of an earlier run; give --force "
+                              "to overwrite them or --out to write elsewhere");
+    }
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec || !fs::is_directory(out_dir)) {

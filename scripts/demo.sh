@@ -8,4 +8,4 @@ bash scripts/build.sh
 config="${1:-configs/examples/traffic_to_memory.yaml}"
 shift || true
 build="${TRAINVP_BUILD_DIR:-build}"
-"$build/sc_main/trainvp" run "$config" --vcd "$@"
+"$build/sc_main/trainvp" run "$config" --vcd --force "$@"

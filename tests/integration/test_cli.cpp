@@ -122,6 +122,28 @@ TEST(cli, run_prints_a_summary_and_stall_exits_1) {
     EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+TEST(cli, an_earlier_run_is_not_overwritten_without_force) {
+    auto dir = test::temp_dir("force");
+    const std::string run =
+        "run configs/examples/traffic_to_memory.yaml --quiet --out " + dir.string();
+    ASSERT_EQ(trainvp(run).exit_code, 0);
+    auto again = trainvp(run);
+    EXPECT_EQ(again.exit_code, 2);
+    EXPECT_EQ(again.err, "command line: error: --out: '" + dir.string() +
+                             "' holds the results of an earlier run; give --force to overwrite "
+                             "them or --out to write elsewhere\n");
+    EXPECT_EQ(trainvp(run + " --force").exit_code, 0);
+}
+
+TEST(cli, an_unwritable_output_folder_is_one_message_and_exit_1) {
+    // /proc refuses new folders even to root.
+    auto r = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out /proc/trainvp_out");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err.rfind("trainvp: error: cannot create output folder '/proc/trainvp_out'", 0), 0u)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 TEST(cli, ip_reference_is_generated_from_the_declarations) {
     auto r = trainvp("describe --markdown");
     ASSERT_EQ(r.exit_code, 0);
