@@ -57,10 +57,14 @@ binder::endpoint binder::resolve(const std::string& path, const connection_desc&
                               ") has no socket '" + socket + "'" + did_you_mean(socket, names) +
                               "; its sockets are " + socket_list(t));
     }
+    // A one-element array may be named without an index (a memory with one port).
     if (port->is_array && !indexed) {
-        throw input_error(c.loc, "connections",
-                          "'" + c.text + "': '" + block_path + "." + socket +
-                              "' is a socket array; name one element, e.g. " + socket + "[0]");
+        if (port->size(*block) != 1) {
+            throw input_error(c.loc, "connections",
+                              "'" + c.text + "': '" + block_path + "." + socket +
+                                  "' is a socket array; name one element, e.g. " + socket + "[0]");
+        }
+        indexed = true;
     }
     if (!port->is_array && indexed) {
         throw input_error(c.loc, "connections",

@@ -19,11 +19,15 @@ void memory::declare(type_decl<memory>& d) {
         .range("0ns", "1ms");
     d.param("size", &memory::m_size, "16GiB", "Capacity; an access beyond it is an error")
         .range("1KiB", "16TiB");
-    d.target("target", &memory::target, "mem", "Read and write requests");
+    d.param("ports", &memory::m_ports, "1",
+            "Target sockets (one per initiator: CPU, PCIe links); they share the data channel")
+        .range("1", "64");
+    d.target("target", &memory::target, "mem", "Read and write requests, one socket per initiator");
     d.stat("reads", &memory::m_reads, "1", "Read requests served");
     d.stat("writes", &memory::m_writes, "1", "Write requests served");
     d.stat("bytes_read", &memory::m_bytes_read, "B", "Bytes read");
     d.stat("bytes_written", &memory::m_bytes_written, "B", "Bytes written");
+    d.stat("port_bytes", &memory::m_port_bytes, "B", "Bytes read or written through each socket");
     d.stat("address_errors", &memory::m_errors, "1",
            "Requests beyond `size`, answered with an "
            "address error");
@@ -36,10 +40,14 @@ void memory::declare(type_decl<memory>& d) {
 
 memory::memory(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
     p.apply(*this);
-    target.register_b_transport(this, &memory::b_transport);
+    target.init(static_cast<std::size_t>(m_ports));
+    m_port_bytes.resize(static_cast<std::size_t>(m_ports));
+    for (std::size_t i = 0; i < target.size(); ++i) {
+        target[i].register_b_transport(this, &memory::b_transport, static_cast<int>(i));
+    }
 }
 
-void memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time arrival = now + delay;
     const std::uint64_t len = trans.get_data_length();
@@ -57,6 +65,7 @@ void memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
         end + sc_core::sc_time(static_cast<double>(m_latency.ps), sc_core::SC_PS);
     if (done > m_last_done) m_last_done = done;
 
+    m_port_bytes[static_cast<std::size_t>(port)] += len;
     if (trans.is_write()) {
         ++m_writes;
         m_bytes_written += len;

@@ -12,7 +12,8 @@ namespace trainvp::ip {
 
 class memory : public ip_module {
 public:
-    tlm_utils::simple_target_socket<memory> target{"target"};
+    // One socket per initiator (the CPU, each PCIe link); all share the data channel.
+    sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<memory>> target{"target"};
 
     memory(const sc_core::sc_module_name& name, const params& p);
     static void declare(type_decl<memory>& d);
@@ -21,16 +22,18 @@ public:
     void end_of_run() override;
 
 private:
-    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    void b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
     units::bandwidth m_bandwidth;
     units::duration m_latency;
     units::data_size m_size;
+    std::uint64_t m_ports = 1;
 
     sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
     sc_core::sc_time m_last_done = sc_core::SC_ZERO_TIME;
 
     counter m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;
+    std::vector<counter> m_port_bytes;
     scalar m_busy_ns, m_utilisation;
     distribution m_queue_ns;
     traced_level m_busy{traced_level::style::FLAG};

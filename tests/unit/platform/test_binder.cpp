@@ -59,7 +59,7 @@ TEST(binder, unknown_socket) {
               "(traffic.generator) has no socket 'output'; its sockets are out (initiator, mem)");
     EXPECT_EQ(elaboration_error(k_blocks + "connections: [gen.out -> mem.targte]\n"),
               "t.yaml:9:15: error: connections: 'gen.out -> mem.targte': block 'mem' (memory) has "
-              "no socket 'targte' (did you mean 'target'?); its sockets are target (target, "
+              "no socket 'targte' (did you mean 'target'?); its sockets are target[i] (target, "
               "mem)");
 }
 
@@ -72,13 +72,13 @@ TEST(binder, initiator_to_initiator) {
 TEST(binder, target_to_target) {
     EXPECT_EQ(elaboration_error(k_blocks + "connections: [mem.target -> mem2.target]\n"),
               "t.yaml:9:15: error: connections: 'mem.target -> mem2.target': target-to-target "
-              "binding: mem.target and mem2.target are both targets");
+              "binding: mem.target[0] and mem2.target[0] are both targets");
 }
 
 TEST(binder, written_backwards) {
     EXPECT_EQ(elaboration_error(k_blocks + "connections: [mem.target -> gen.out]\n"),
               "t.yaml:9:15: error: connections: 'mem.target -> gen.out': written backwards: "
-              "mem.target is a target and gen.out an initiator; write initiator -> target");
+              "mem.target[0] is a target and gen.out an initiator; write initiator -> target");
 }
 
 TEST(binder, protocol_mismatch) {
@@ -92,7 +92,7 @@ TEST(binder, bound_twice) {
   - gen.out -> mem.target
   - gen2.out -> mem.target
 )"),
-              "t.yaml:11:5: error: connections: 'gen2.out -> mem.target': socket mem.target is "
+              "t.yaml:11:5: error: connections: 'gen2.out -> mem.target': socket mem.target[0] is "
               "already bound (at t.yaml:10:5)");
 }
 
@@ -111,7 +111,7 @@ TEST(binder, array_index_errors) {
 TEST(binder, unbound_sockets_are_listed) {
     EXPECT_EQ(elaboration_error(k_blocks + "connections: [gen.out -> mem.target]\n"),
               "t.yaml:4:16: error: connections: 7 sockets are not bound (every socket needs a "
-              "connection): gen2.out (initiator, mem), mem2.target (target, mem), eth.tx "
+              "connection): gen2.out (initiator, mem), mem2.target[0] (target, mem), eth.tx "
               "(initiator, eth), eth.rx (target, eth), hub.port[0] (target, eth), hub.port[1] "
               "(target, eth), hub.port[2] (target, eth)");
 }

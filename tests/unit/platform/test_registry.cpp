@@ -74,7 +74,7 @@ TEST(registry, describe_memory_lists_every_param_with_unit_default_and_descripti
         EXPECT_NE(line.find(p.default_text), std::string::npos) << line;
         EXPECT_NE(line.find(p.description), std::string::npos) << line;
     }
-    EXPECT_NE(text.find("target          target     mem"), std::string::npos) << text;
+    EXPECT_NE(text.find("target[i]       target     mem"), std::string::npos) << text;
     EXPECT_NE(text.find("utilisation"), std::string::npos);
 }
 
