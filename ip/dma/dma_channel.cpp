@@ -1,9 +1,37 @@
 #include "ip/dma/dma_channel.h"
 
 #include <algorithm>
-#include <vector>
 
 namespace trainvp {
+
+namespace {
+double ns_of(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }
+}  // namespace
+
+bool dma_channel::access(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payload& trans,
+                         tlm::tlm_command cmd, std::uint64_t addr, unsigned char* ptr,
+                         std::uint64_t len, const sc_core::sc_time& issue, sc_core::sc_time& done,
+                         result& r) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    trans.set_command(cmd);
+    trans.set_address(addr);
+    trans.set_data_ptr(ptr);
+    trans.set_data_length(static_cast<unsigned>(len));
+    trans.set_streaming_width(static_cast<unsigned>(len));
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = issue - now;
+    fw.b_transport(trans, delay);
+    if (trans.is_response_error()) {
+        r.ok = false;
+        r.error = trans.get_response_string();
+        r.status = trans.get_response_status();
+        return false;
+    }
+    done = now + delay;
+    return true;
+}
 
 dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_command cmd,
                                      std::uint64_t addr, std::uint64_t bytes,
@@ -17,7 +45,6 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
     const std::uint64_t burst = std::max<std::uint64_t>(1, m_settings.burst);
     const std::uint64_t window = std::max<std::uint64_t>(1, m_settings.outstanding);
     std::deque<sc_time> in_flight;  // completion times of the last `window` bursts
-    std::vector<unsigned char> scratch;
     tlm::tlm_generic_payload trans;
     for (std::uint64_t off = 0; off < bytes; off += burst) {
         const std::uint64_t len = std::min(burst, bytes - off);
@@ -28,32 +55,88 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
         }
         unsigned char* ptr = data;
         if (ptr == nullptr) {
-            if (scratch.size() < len) scratch.resize(static_cast<std::size_t>(len));
-            ptr = scratch.data();
+            if (m_scratch.size() < len) m_scratch.resize(static_cast<std::size_t>(len));
+            ptr = m_scratch.data();
         } else {
             ptr += off;
         }
-        trans.set_command(cmd);
-        trans.set_address(addr + off);
-        trans.set_data_ptr(ptr);
-        trans.set_data_length(static_cast<unsigned>(len));
-        trans.set_streaming_width(static_cast<unsigned>(len));
-        trans.set_byte_enable_ptr(nullptr);
-        trans.set_dmi_allowed(false);
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_time delay = issue - now;
-        fw.b_transport(trans, delay);
-        if (trans.is_response_error()) {
-            r.ok = false;
-            r.error = trans.get_response_string();
-            return r;
-        }
-        const sc_time done = now + delay;
+        sc_time done;
+        if (!access(fw, trans, cmd, addr + off, ptr, len, issue, done, r)) return r;
         in_flight.push_back(done);
         r.done = std::max(r.done, done);
         ++bursts;
         bytes_moved += len;
-        burst_latency_ns.sample(static_cast<double>((done - issue).value()) / 1000.0);
+        burst_latency_ns.sample(ns_of(done - issue));
+    }
+    return r;
+}
+
+dma_channel::result dma_channel::copy(tlm::tlm_fw_transport_if<>& src_fw, std::uint64_t src,
+                                      tlm::tlm_fw_transport_if<>& dst_fw, std::uint64_t dst,
+                                      std::uint64_t bytes, const sc_core::sc_time& start) {
+    using sc_core::sc_time;
+    result r;
+    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time first = std::max(start, now) + m_settings.setup;
+    r.first_issue = first;
+    r.done = first;
+    if (bytes == 0) return r;
+    const std::uint64_t burst = std::max<std::uint64_t>(1, m_settings.burst);
+    const std::uint64_t window = std::max<std::uint64_t>(1, m_settings.outstanding);
+    const std::uint64_t n = (bytes + burst - 1) / burst;
+    // The burst buffer: burst k lives in slot k % window from its read until its write is done.
+    const std::uint64_t buffer = burst * window;
+    if (m_scratch.size() < buffer) m_scratch.resize(static_cast<std::size_t>(buffer));
+    std::vector<sc_time> read_issue(static_cast<std::size_t>(window));
+    std::vector<sc_time> read_done(static_cast<std::size_t>(window));
+    std::vector<sc_time> write_done(static_cast<std::size_t>(window));
+    tlm::tlm_generic_payload trans;
+    std::uint64_t next_read = 0, next_write = 0;
+    sc_time last_read = first, last_write = first;
+
+    while (next_write < n) {
+        // Read k needs its slot: the write of burst k - window must have been issued (its
+        // completion frees the slot).  Write k needs read k's data.
+        const bool can_read = next_read < n && next_read < next_write + window;
+        const bool can_write = next_write < next_read;
+        sc_time t_read, t_write;
+        if (can_read) {
+            t_read = last_read;
+            if (next_read >= window) {
+                t_read = std::max(t_read, write_done[(next_read - window) % window]);
+            }
+        }
+        if (can_write) t_write = std::max(last_write, read_done[next_write % window]);
+        // Call the target in issue-time order (reads first on a tie) so that a shared target
+        // serves the two streams in the order they reach it.
+        const bool do_read = can_read && (!can_write || t_read <= t_write);
+        const std::uint64_t k = do_read ? next_read : next_write;
+        const std::uint64_t off = k * burst;
+        const std::uint64_t len = std::min(burst, bytes - off);
+        unsigned char* slot = m_scratch.data() + (k % window) * burst;
+        sc_time done;
+        if (do_read) {
+            if (!access(src_fw, trans, tlm::TLM_READ_COMMAND, src + off, slot, len, t_read, done,
+                        r)) {
+                return r;
+            }
+            read_issue[k % window] = t_read;
+            read_done[k % window] = done;
+            last_read = t_read;
+            ++next_read;
+        } else {
+            if (!access(dst_fw, trans, tlm::TLM_WRITE_COMMAND, dst + off, slot, len, t_write, done,
+                        r)) {
+                return r;
+            }
+            write_done[k % window] = done;
+            last_write = t_write;
+            r.done = std::max(r.done, done);
+            ++next_write;
+            ++bursts;
+            bytes_moved += len;
+            burst_latency_ns.sample(ns_of(done - read_issue[k % window]));
+        }
     }
     return r;
 }

@@ -3,10 +3,22 @@
 // bytes with at most `outstanding` bursts in flight.  Loosely timed: it computes each burst's
 // issue and completion time from the target's annotated delays and never waits, so the caller
 // (a thread) decides when to synchronise.
+//
+// Timing of run(): burst k issues at max(first issue, completion of burst k - outstanding);
+// bursts in the window issue together and the target serialises them.  So against a target
+// that answers a burst of b bytes after b/BW + L (a memory channel), throughput is
+// min(BW, outstanding * b / (b/BW + L)): latency-bound when the window is small.
+//
+// copy() reads each burst from a source and writes it to a destination through a ring buffer
+// of `outstanding` bursts: reads of later bursts overlap writes of earlier ones; a slot frees when
+// its write completes.  Target calls are made in the order of their issue times so that a shared
+// target (one memory for both ends) serves them in time order.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <string>
+#include <vector>
 
 #include <tlm>
 
@@ -27,7 +39,8 @@ public:
         sc_core::sc_time first_issue;
         sc_core::sc_time done;  // completion of the last burst
         bool ok = true;
-        std::string error;  // the target's response when !ok
+        std::string error;                                       // the target's response when !ok
+        tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;  // the failing response
     };
 
     dma_channel() = default;
@@ -41,13 +54,30 @@ public:
     result run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_command cmd, std::uint64_t addr,
                std::uint64_t bytes, const sc_core::sc_time& start, unsigned char* data = nullptr);
 
-    // Statistics the embedding block declares as its own.
+    // Copies `bytes` from `src` (read through `src_fw`) to `dst` (written through `dst_fw`; may
+    // be the same interface), the first read issued no earlier than `start` + setup.  The data
+    // passes through the channel's burst buffer, so a copy between targets that hold real data
+    // is functionally exact.  `done` is the completion of the last write.
+    result copy(tlm::tlm_fw_transport_if<>& src_fw, std::uint64_t src,
+                tlm::tlm_fw_transport_if<>& dst_fw, std::uint64_t dst, std::uint64_t bytes,
+                const sc_core::sc_time& start);
+
+    // Statistics the embedding block declares as its own.  For copy(), a burst is one read and
+    // its write, bytes_moved counts bytes copied, and the latency runs from the read's issue to
+    // the write's completion.
     counter bursts;
     counter bytes_moved;
     distribution burst_latency_ns;  // issue to completion per burst
 
 private:
+    // One target access at `issue`: sets `done`, or returns false with r.error and r.status set.
+    static bool access(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payload& trans,
+                       tlm::tlm_command cmd, std::uint64_t addr, unsigned char* ptr,
+                       std::uint64_t len, const sc_core::sc_time& issue, sc_core::sc_time& done,
+                       result& r);
+
     settings m_settings;
+    std::vector<unsigned char> m_scratch;  // timing-mode data and the copy() burst buffer
 };
 
 }  // namespace trainvp
