@@ -1,0 +1,168 @@
+#include "ip/ethernet/ethernet_link.h"
+
+#include "platform/packet_ext.h"
+#include "platform/registry.h"
+
+namespace trainvp::ip {
+
+namespace {
+
+// Picoseconds as an sc_time; from_value is exact and cheap when the resolution is 1 ps (the
+// SystemC default, which trainvp keeps).
+sc_core::sc_time at_ps(std::uint64_t ps) {
+    static const bool one_ps =
+        sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS);
+    return one_ps ? sc_core::sc_time::from_value(ps)
+                  : sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
+}
+
+sc_core::sc_time later(const sc_core::sc_time& a, const sc_core::sc_time& b) {
+    return a > b ? a : b;
+}
+
+}  // namespace
+
+void ethernet_link::declare(type_decl<ethernet_link>& d) {
+    d.describe(
+        "Full-duplex Ethernet link: direction A->B (a_in -> b_out) and B->A (b_in -> a_out) "
+        "each serialise one frame at a time. A frame whose first bit is ready at t starts at "
+        "start = max(t, direction free) and ends at end = max(start + wire*8/rate, its last bit "
+        "ready upstream); its first and last bit reach the far side `propagation` later. The "
+        "direction stays busy until max(end, far side's accept time - propagation), which is "
+        "when the sender may hand over its next frame (back-pressure from a paused switch "
+        "port). The `eth` protocol is documented in ip/ethernet/README.md.");
+    d.param("rate", &ethernet_link::m_rate, "10Gb/s",
+            "Line rate of each direction (default: the 10 GbE cluster of inceptionn.md "
+            "§VII-C; smartnic.md §V uses 40Gb/s and §III 100Gb/s)")
+        .range("1Gb/s", "400Gb/s");
+    d.param("propagation", &ethernet_link::m_propagation, "10ns",
+            "Signal flight time over the cable (default: a 2 m in-rack cable at ~5 ns/m, a "
+            "velocity of ~0.67c in fibre or twinax; IEEE 802.3 caps a 100 m twisted-pair "
+            "segment at 570 ns, 5.7 ns/m)")
+        .range("0ns", "1ms");
+    d.target("a_in", &ethernet_link::a_in, "eth", "Frames from side A, sent towards B");
+    d.initiator("b_out", &ethernet_link::b_out, "eth", "Frames delivered to side B");
+    d.target("b_in", &ethernet_link::b_in, "eth", "Frames from side B, sent towards A");
+    d.initiator("a_out", &ethernet_link::a_out, "eth", "Frames delivered to side A");
+    d.stat("frames_ab", &ethernet_link::m_frames_ab, "1", "Frames carried A->B");
+    d.stat("frames_ba", &ethernet_link::m_frames_ba, "1", "Frames carried B->A");
+    d.stat("bytes_ab", &ethernet_link::m_bytes_ab, "B",
+           "Wire bytes carried A->B (preamble, headers, FCS and inter-frame gap included)");
+    d.stat("bytes_ba", &ethernet_link::m_bytes_ba, "B", "Wire bytes carried B->A");
+    d.stat("busy_time_ab", &ethernet_link::m_busy_ab, "ns", "Time A->B was serialising frames");
+    d.stat("busy_time_ba", &ethernet_link::m_busy_ba, "ns", "Time B->A was serialising frames");
+    d.stat("blocked_time_ab", &ethernet_link::m_blocked_ab, "ns",
+           "Time A->B was held idle after a frame by back-pressure from side B (PAUSE)");
+    d.stat("blocked_time_ba", &ethernet_link::m_blocked_ba, "ns",
+           "Time B->A was held idle after a frame by back-pressure from side A (PAUSE)");
+    d.headline("utilisation_ab", &ethernet_link::m_util_ab, "1",
+               "busy_time_ab / simulated time of the run");
+    d.headline("utilisation_ba", &ethernet_link::m_util_ba, "1",
+               "busy_time_ba / simulated time of the run");
+    d.stat("wait_ab", &ethernet_link::m_wait_ab, "ns",
+           "Per frame A->B: time from its first bit being ready to its serialisation start "
+           "(after a switch, the time it waited in the switch's output queue)");
+    d.stat("wait_ba", &ethernet_link::m_wait_ba, "ns", "Per frame B->A: as wait_ab");
+    d.signal("busy_ab", &ethernet_link::m_busy_flag_ab, "1 while A->B serialises a frame");
+    d.signal("busy_ba", &ethernet_link::m_busy_flag_ba, "1 while B->A serialises a frame");
+}
+
+ethernet_link::ethernet_link(const sc_core::sc_module_name& name, const params& p)
+    : ip_module(name, p) {
+    p.apply(*this);
+    m_dir[0].name = "A->B";
+    m_dir[0].frames = &m_frames_ab;
+    m_dir[0].bytes = &m_bytes_ab;
+    m_dir[0].busy_ns = &m_busy_ab;
+    m_dir[0].blocked_ns = &m_blocked_ab;
+    m_dir[0].utilisation = &m_util_ab;
+    m_dir[0].wait_ns = &m_wait_ab;
+    m_dir[0].busy = &m_busy_flag_ab;
+    m_dir[1].name = "B->A";
+    m_dir[1].frames = &m_frames_ba;
+    m_dir[1].bytes = &m_bytes_ba;
+    m_dir[1].busy_ns = &m_busy_ba;
+    m_dir[1].blocked_ns = &m_blocked_ba;
+    m_dir[1].utilisation = &m_util_ba;
+    m_dir[1].wait_ns = &m_wait_ba;
+    m_dir[1].busy = &m_busy_flag_ba;
+    a_in.register_b_transport(this, &ethernet_link::transport_ab);
+    b_in.register_b_transport(this, &ethernet_link::transport_ba);
+}
+
+void ethernet_link::transport_ab(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    transport(m_dir[0], *b_out.operator->(), trans, delay);
+}
+
+void ethernet_link::transport_ba(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    transport(m_dir[1], *a_out.operator->(), trans, delay);
+}
+
+void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
+                              tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    auto* ext = trans.get_extension<packet_ext>();
+    if (ext == nullptr) {
+        throw sim_error(path() + ": a frame without a packet_ext arrived (" + dir.name +
+                        "); every eth frame carries one");
+    }
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time ready = now + delay;
+    const sc_core::sc_time prop = at_ps(m_propagation.ps);
+    // The upstream may still be receiving the frame (cut-through): the tail cannot leave
+    // before it has arrived.
+    const sc_core::sc_time tail_ready = later(at_ps(ext->last_bit_ps), ready);
+    const sc_core::sc_time ser = at_ps(m_rate.transfer_time(ext->wire).ps);
+
+    const timed_resource::slot s = dir.wire.reserve(ready, ser);
+    const sc_core::sc_time end = later(s.end, tail_ready);
+    dir.wire.block_until(end);
+
+    ext->tx_start_ps = s.start.value();
+    ext->first_bit_ps = (s.start + prop).value();
+    ext->last_bit_ps = (end + prop).value();
+    sc_core::sc_time far = s.start + prop - now;
+    out.b_transport(trans, far);
+    const sc_core::sc_time accept = now + far;
+    // Restored after the far side returns: a switch there forwards the frame over another link,
+    // which overwrites the field, and our sender (a switch port) reads it to learn how long the
+    // frame waited in its queue.
+    ext->tx_start_ps = s.start.value();
+
+    // The far side may accept later than the last bit arrives (a paused switch port): the
+    // direction cannot start the next frame before then.
+    const sc_core::sc_time held = accept > prop ? later(end, accept - prop) : end;
+    dir.wire.block_until(held);
+
+    ++*dir.frames;
+    *dir.bytes += ext->wire;
+    dir.busy_ns->add(ns(ser));
+    dir.blocked_ns->add(ns(held - end));
+    dir.wait_ns->sample(ns(s.start - ready));
+    dir.busy->busy(s.start, s.start + ser);
+    if (end + prop > dir.last_delivery) dir.last_delivery = end + prop;
+
+    delay = held - now;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    progress_until(dir.last_delivery);
+}
+
+std::string ethernet_link::pending_work() const {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    std::string w;
+    for (const direction& d : m_dir) {
+        if (d.last_delivery > now) {
+            if (!w.empty()) w += "; ";
+            w += std::string(d.name) + " frames in flight until " + d.last_delivery.to_string();
+        }
+    }
+    return w;
+}
+
+void ethernet_link::end_of_run() {
+    const double t = ns(sc_core::sc_time_stamp());
+    for (direction& d : m_dir) d.utilisation->set(t > 0 ? d.busy_ns->value() / t : 0.0);
+}
+
+TRAINVP_REGISTER_IP(ethernet_link, "ethernet.link");
+
+}  // namespace trainvp::ip
