@@ -19,6 +19,9 @@ struct param_value {
     config_node value;
 };
 
+// A declared param's default as a config value.
+config_node default_value(const param_decl& d);
+
 class params {
 public:
     params(std::string instance_path, std::vector<param_value> values)

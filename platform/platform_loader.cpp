@@ -565,7 +565,7 @@ std::string resolved_yaml(const platform_desc& desc, const registry& reg) {
             if (given) {
                 leaf.set(d.name, *given, none);
             } else if (!d.required) {
-                leaf.set(d.name, config_node::scalar_node(d.default_text, none), none);
+                leaf.set(d.name, default_value(d), none);
             }
         }
         parent.set(

@@ -12,6 +12,7 @@
 #include "platform/binder.h"
 #include "platform/did_you_mean.h"
 #include "platform/platform_loader.h"
+#include "platform/sim_time.h"
 #include "platform/workload_sink.h"
 #include "traces/atomic_file.h"
 #include "traces/stats_report.h"
@@ -125,8 +126,7 @@ private:
     }
 
     void warmup() {
-        wait(sc_core::sc_time(static_cast<double>(m_sim.m_ctx.settings().warmup.ps),
-                              sc_core::SC_PS));
+        wait(ps_time(m_sim.m_ctx.settings().warmup.ps));
         for (ip_module* b : m_sim.m_blocks) {
             for (const auto& s : b->type().stats) s.reset(*b);
         }
@@ -171,11 +171,14 @@ void simulation::build(const tree_node& node) {
 
 void simulation::elaborate() {
     sim_context::set_current(&m_ctx);
+    // Every block builds sc_time from integer picoseconds (platform/sim_time.h).
+    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
+        throw std::logic_error("trainvp needs SystemC's time resolution at 1 ps");
+    }
     // sc_stop is how a run ends; SystemC's note about it is noise.
     // SystemC's infos (sc_stop called, VCD timescale set) are noise in trainvp's output.
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-    tlm::tlm_global_quantum::instance().set(
-        sc_core::sc_time(static_cast<double>(m_ctx.settings().quantum.ps), sc_core::SC_PS));
+    tlm::tlm_global_quantum::instance().set(ps_time(m_ctx.settings().quantum.ps));
 
     // The instance paths form a tree; build it in config order.
     tree_node root;
@@ -264,7 +267,7 @@ run_result simulation::run() {
     const auto wall0 = std::chrono::steady_clock::now();
     const auto max_ps = m_ctx.settings().max_time.ps;
     if (max_ps > 0) {
-        sc_core::sc_start(sc_core::sc_time(static_cast<double>(max_ps), sc_core::SC_PS));
+        sc_core::sc_start(ps_time(max_ps));
     } else {
         sc_core::sc_start();
     }

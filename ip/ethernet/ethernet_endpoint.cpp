@@ -4,23 +4,11 @@
 
 #include "platform/packet_ext.h"
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
 
 namespace {
-
-// Picoseconds as an sc_time; from_value is exact and cheap when the resolution is 1 ps (the
-// SystemC default, which trainvp keeps).
-sc_core::sc_time at_ps(std::uint64_t ps) {
-    static const bool one_ps =
-        sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS);
-    return one_ps ? sc_core::sc_time::from_value(ps)
-                  : sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
-}
-
-sc_core::sc_time later(const sc_core::sc_time& a, const sc_core::sc_time& b) {
-    return a > b ? a : b;
-}
 
 // What an endpoint attaches to its own frames so the receiving endpoint can measure latency
 // and tell the sender when the frame landed (for the audit and the sender's finish time; no
@@ -104,9 +92,9 @@ ethernet_endpoint::ethernet_endpoint(const sc_core::sc_module_name& name, const 
 
 void ethernet_endpoint::run() {
     using sc_core::sc_time;
-    const sc_time start = at_ps(m_start.ps);
+    const sc_time start = ps_time(m_start.ps);
     const std::uint64_t wire = std::max(m_payload.bytes + m_overhead.bytes, k_min_wire);
-    const sc_time gap = at_ps(m_rate.transfer_time(wire).ps);
+    const sc_time gap = ps_time(m_rate.transfer_time(wire).ps);
     m_scratch.assign(static_cast<std::size_t>(wire), 0);
     sc_time ready = start;
     sc_time link_free = start;  // when the link takes the next frame
@@ -158,19 +146,19 @@ void ethernet_endpoint::run() {
             ++m_frames_lost;
             m_bytes_lost += wire;
         } else if (stamp->landed_ps > 0) {
-            gone = at_ps(stamp->landed_ps);
-            m_last_landing = later(m_last_landing, gone);
+            gone = ps_time(stamp->landed_ps);
+            m_last_landing = std::max(m_last_landing, gone);
         }
         m_in_flight.change_at(ready, +1);
         m_in_flight.change_at(gone, -1);
         ++m_sent;
         progress();
-        ready = later(ready + gap, link_free);
+        ready = std::max(ready + gap, link_free);
     }
     if (m_frames > 0) span("send " + std::to_string(m_frames) + " frames", "eth", start, link_free);
 
     while (m_received < m_expect) wait(m_received_event);
-    const sc_time done = later(later(link_free, m_last_landing), m_last_arrival);
+    const sc_time done = std::max(std::max(link_free, m_last_landing), m_last_arrival);
     const sc_time now = sc_core::sc_time_stamp();
     if (done > now) {
         progress_until(done);
@@ -194,15 +182,15 @@ void ethernet_endpoint::receive(tlm::tlm_generic_payload& trans, sc_core::sc_tim
                         " (check node_id and switch addresses)");
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const sc_core::sc_time last = later(now + delay, at_ps(ext->last_bit_ps));
+    const sc_core::sc_time last = std::max(now + delay, ps_time(ext->last_bit_ps));
     ++m_frames_received;
     m_bytes_received += ext->wire;
     m_payload_received += ext->payload;
     if (auto* stamp = trans.get_extension<endpoint_stamp>()) {
-        m_latency_ns.sample(ns(last - at_ps(stamp->sent_ps)));
+        m_latency_ns.sample(ns(last - ps_time(stamp->sent_ps)));
         stamp->landed_ps = last.value();
     }
-    m_last_arrival = later(m_last_arrival, last);
+    m_last_arrival = std::max(m_last_arrival, last);
     if (++m_received == m_expect) m_received_event.notify(sc_core::SC_ZERO_TIME);
     // An endpoint never back-pressures: the frame is accepted when its last bit is in.
     delay = last - now;

@@ -2,25 +2,11 @@
 
 #include "platform/packet_ext.h"
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
 
-namespace {
-
-// Picoseconds as an sc_time; from_value is exact and cheap when the resolution is 1 ps (the
-// SystemC default, which trainvp keeps).
-sc_core::sc_time at_ps(std::uint64_t ps) {
-    static const bool one_ps =
-        sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS);
-    return one_ps ? sc_core::sc_time::from_value(ps)
-                  : sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
-}
-
-sc_core::sc_time later(const sc_core::sc_time& a, const sc_core::sc_time& b) {
-    return a > b ? a : b;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void ethernet_link::declare(type_decl<ethernet_link>& d) {
     d.describe(
@@ -107,14 +93,14 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time ready = now + delay;
-    const sc_core::sc_time prop = at_ps(m_propagation.ps);
+    const sc_core::sc_time prop = ps_time(m_propagation.ps);
     // The upstream may still be receiving the frame (cut-through): the tail cannot leave
     // before it has arrived.
-    const sc_core::sc_time tail_ready = later(at_ps(ext->last_bit_ps), ready);
-    const sc_core::sc_time ser = at_ps(m_rate.transfer_time(ext->wire).ps);
+    const sc_core::sc_time tail_ready = std::max(ps_time(ext->last_bit_ps), ready);
+    const sc_core::sc_time ser = ps_time(m_rate.transfer_time(ext->wire).ps);
 
     const timed_resource::slot s = dir.wire.reserve(ready, ser);
-    const sc_core::sc_time end = later(s.end, tail_ready);
+    const sc_core::sc_time end = std::max(s.end, tail_ready);
     dir.wire.block_until(end);
 
     ext->tx_start_ps = s.start.value();
@@ -130,7 +116,7 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
 
     // The far side may accept later than the last bit arrives (a paused switch port): the
     // direction cannot start the next frame before then.
-    const sc_core::sc_time held = accept > prop ? later(end, accept - prop) : end;
+    const sc_core::sc_time held = accept > prop ? std::max(end, accept - prop) : end;
     dir.wire.block_until(held);
 
     ++*dir.frames;

@@ -5,25 +5,11 @@
 
 #include "platform/packet_ext.h"
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
 
-namespace {
-
-// Picoseconds as an sc_time; from_value is exact and cheap when the resolution is 1 ps (the
-// SystemC default, which trainvp keeps).
-sc_core::sc_time at_ps(std::uint64_t ps) {
-    static const bool one_ps =
-        sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_PS);
-    return one_ps ? sc_core::sc_time::from_value(ps)
-                  : sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
-}
-
-sc_core::sc_time later(const sc_core::sc_time& a, const sc_core::sc_time& b) {
-    return a > b ? a : b;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void ethernet_switch::declare(type_decl<ethernet_switch>& d) {
     d.describe(
@@ -41,20 +27,6 @@ void ethernet_switch::declare(type_decl<ethernet_switch>& d) {
         .range("2", "256");
     d.param("addresses", &ethernet_switch::m_addresses, "[]",
             "Node id reachable on port i, one per port; empty: port i reaches node i");
-    // A default list is spelt "[]" but reaches the parser as a plain value, which the list
-    // parser rejects; read it as the empty list.  (A platform fix would make this unneeded.)
-    {
-        param_decl& a = d.params().back();
-        auto parse = a.assign;
-        a.assign = [parse](void* obj, const config_node& v, const std::string& key,
-                           const param_decl& self) {
-            if (v.is_scalar() && v.scalar() == "[]") {
-                static_cast<ethernet_switch*>(obj)->m_addresses.clear();
-                return;
-            }
-            parse(obj, v, key, self);
-        };
-    }
     d.choice("forwarding", &ethernet_switch::m_forwarding,
              {{"store_and_forward", forwarding::STORE_AND_FORWARD},
               {"cut_through", forwarding::CUT_THROUGH}},
@@ -231,10 +203,10 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     }
     const auto in = static_cast<std::size_t>(in_port);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const sc_core::sc_time first = later(now + delay, at_ps(ext->first_bit_ps));
-    const sc_core::sc_time last = later(first, at_ps(ext->last_bit_ps));
+    const sc_core::sc_time first = std::max(now + delay, ps_time(ext->first_bit_ps));
+    const sc_core::sc_time last = std::max(first, ps_time(ext->last_bit_ps));
     const std::uint64_t wire = ext->wire;
-    const sc_core::sc_time latency = at_ps(m_latency.ps);
+    const sc_core::sc_time latency = ps_time(m_latency.ps);
 
     const std::size_t out = egress_port(ext->dst, ext->src, in_port);
     ++m_frames_in[in];
@@ -249,7 +221,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
         // its wire bytes took last - first.
         const std::uint64_t span = (last - first).value();
         const std::uint64_t header = std::min<std::uint64_t>(m_header.bytes, wire);
-        ready = first + at_ps(wire ? span * header / wire : 0) + latency;
+        ready = first + ps_time(wire ? span * header / wire : 0) + latency;
     }
 
     out_queue& q = m_queue[out];
@@ -285,12 +257,12 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     ext->first_bit_ps = admitted.value();
     ext->last_bit_ps = m_forwarding == forwarding::STORE_AND_FORWARD
                            ? admitted.value()
-                           : later(admitted, last + latency + shift).value();
+                           : std::max(admitted, last + latency + shift).value();
     // If the egress is not a link that reports its start, the frame did not wait.
     ext->tx_start_ps = admitted.value();
     sc_core::sc_time d = admitted - now;
     tx[out]->b_transport(trans, d);
-    const sc_core::sc_time tx_start = later(admitted, at_ps(ext->tx_start_ps));
+    const sc_core::sc_time tx_start = std::max(admitted, ps_time(ext->tx_start_ps));
 
     if (tx_start > admitted) {
         if (!q.fifo.empty() && tx_start < q.fifo.back().tx_start) {

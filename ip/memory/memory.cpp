@@ -1,6 +1,7 @@
 #include "ip/memory/memory.h"
 
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
 
@@ -61,8 +62,7 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
                                 sc_core::SC_PS);
     const sc_core::sc_time end = start + xfer;
     m_busy_until = end;
-    const sc_core::sc_time done =
-        end + sc_core::sc_time(static_cast<double>(m_latency.ps), sc_core::SC_PS);
+    const sc_core::sc_time done = end + ps_time(m_latency.ps);
     if (done > m_last_done) m_last_done = done;
 
     m_port_bytes[static_cast<std::size_t>(port)] += len;

@@ -4,14 +4,9 @@
 #include <vector>
 
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
-
-namespace {
-sc_core::sc_time ps(std::uint64_t v) {
-    return sc_core::sc_time(static_cast<double>(v), sc_core::SC_PS);
-}
-}  // namespace
 
 basic_nic::basic_nic(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
     p.apply(*this);
@@ -71,7 +66,7 @@ void basic_nic::send_message(const message& m) {
     const nic_msg_ext& d = m.desc;
     const std::uint64_t per_frame = mss();
     const std::uint64_t frames = std::max<std::uint64_t>(1, (d.bytes + per_frame - 1) / per_frame);
-    const sc_time start = m.posted + ps(m_msg_cost.ps);
+    const sc_time start = m.posted + ps_time(m_msg_cost.ps);
     std::vector<sc_time> fetched(static_cast<std::size_t>(frames));
     std::vector<sc_time> sent(static_cast<std::size_t>(frames));
     std::uint64_t next_fetch = 0;
@@ -104,7 +99,7 @@ void basic_nic::send_message(const message& m) {
         f.ext.payload = static_cast<std::uint32_t>(len);
         f.ext.raw_payload = static_cast<std::uint32_t>(len);
         f.ext.data = d.data;
-        f.ready = fetched[k] + ps(m_tx_frame_cost.ps);
+        f.ready = fetched[k] + ps_time(m_tx_frame_cost.ps);
         const sc_time processed = tx_process(f);
         f.ext.wire = static_cast<std::uint32_t>(wire_bytes(f.ext.payload));
 
@@ -174,13 +169,13 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
         return;
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const sc_core::sc_time arrived = ps(ext->last_bit_ps);
+    const sc_core::sc_time arrived = ps_time(ext->last_bit_ps);
     ++m_rx_frames;
     m_rx_wire += ext->wire;
     m_rx_payload += ext->payload;
 
     // The RX engine takes frames one at a time; then the payload is written to host memory.
-    const timed_resource::slot eng = m_rx_engine.reserve(arrived, ps(m_rx_frame_cost.ps));
+    const timed_resource::slot eng = m_rx_engine.reserve(arrived, ps_time(m_rx_frame_cost.ps));
     packet_ext local = *ext;
     const sc_core::sc_time processed = rx_process(local, eng.end);
 

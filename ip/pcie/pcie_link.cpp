@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
 
@@ -20,10 +21,6 @@ struct encoding {
 encoding encoding_of(std::uint64_t gen) { return gen <= 2 ? encoding{8, 10} : encoding{128, 130}; }
 
 bool power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-sc_core::sc_time ps(std::uint64_t v) {
-    return sc_core::sc_time(static_cast<double>(v), sc_core::SC_PS);
-}
 
 }  // namespace
 
@@ -167,7 +164,7 @@ pcie_link::pcie_link(const sc_core::sc_module_name& name, const params& p) : ip_
     const encoding e = encoding_of(m_gen);
     m_rate = static_cast<double>(m_lanes) * static_cast<double>(k_mts[m_gen]) * 1e6 *
              static_cast<double>(e.num) / static_cast<double>(e.den) / 8.0;
-    m_lat = ps(m_latency.ps);
+    m_lat = ps_time(m_latency.ps);
     for (direction* dir : {&m_up, &m_down}) {
         dir->credit_back.assign(static_cast<std::size_t>(m_credits), sc_core::SC_ZERO_TIME);
     }
@@ -204,7 +201,7 @@ sc_core::sc_time pcie_link::tlp_time(std::uint64_t payload, std::uint64_t overhe
     const std::uint64_t bytes = payload + overhead + m_dllp_overhead.bytes;
     const std::uint64_t n = bytes * 8u * e.den * 1000000u;
     const std::uint64_t d = m_lanes * k_mts[m_gen] * e.num;
-    return ps((n + d / 2) / d);
+    return ps_time((n + d / 2) / d);
 }
 
 sc_core::sc_time pcie_link::send(direction& dir, std::uint64_t payload, std::uint64_t overhead,

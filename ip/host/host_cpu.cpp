@@ -1,0 +1,569 @@
+#include "ip/host/host_cpu.h"
+
+#include <algorithm>
+
+#include "ip/host/accel_op_ext.h"
+#include "platform/did_you_mean.h"
+#include "platform/packet_ext.h"
+#include "platform/registry.h"
+#include "platform/sim_time.h"
+#include "workloads/ops/op_parser.h"
+
+namespace trainvp::ip {
+
+using ops::op_kind;
+using ops::op_unit;
+using sc_core::sc_time;
+
+namespace {
+std::size_t index_of(op_unit u) { return static_cast<std::size_t>(u); }
+
+bool is_bound(sc_core::sc_port_base& p) { return p.bind_count() > 0; }
+
+}  // namespace
+
+void host_cpu::declare(type_decl<host_cpu>& d) {
+    d.describe(
+        "Host CPU running its node's op list (workload.ops). Units cpu, comm, gpu and copy run "
+        "concurrently, each its ops in list order; `after` waits for earlier ops on any unit. "
+        "compute/sum/update: memory traffic on `mem` in chunks, then flops / (peak x efficiency "
+        "x k/cores) with k = cores - comm_cores on cpu and comm_cores on comm (paleo eq. 1: "
+        "memory time + compute time). send: send_overhead, then the descriptor to `nic`; done "
+        "at SEND_DONE. recv: done at max(start + recv_overhead, arrival). gpu_compute and "
+        "copies: commands on `accel`.");
+    d.param("node_id", &host_cpu::m_node_id, "0",
+            "This node's id: the `to` of other nodes' sends and the `from` of their receives "
+            "(in an array: node_id: ${index})")
+        .range("0", "2^20");
+    d.param("peak", &host_cpu::m_peak, "3.2256TFLOP/s",
+            "Peak FP32 rate of all cores together. Default: Xeon Platinum 8280 (smartnic.md "
+            "§III): 28 cores x 1.8 GHz AVX-512 base (as the paper gives it) x 64 FLOP/cycle "
+            "(2 AVX-512 FMA units x 16 lanes x 2). INCEPTIONN's Xeon E5-2640 v3 (inceptionn.md "
+            "§VII-C; Intel ARK: 8 cores, 2.6 GHz base; Haswell AVX2: 2 FMA units x 8 lanes x 2 "
+            "= 32 FLOP/cycle) is 665.6GFLOP/s with cores: 8")
+        .range("1MFLOP/s", "1PFLOP/s");
+    d.param("efficiency", &host_cpu::m_efficiency, "100%",
+            "Platform percent of peak (paleo.md §3.3): the fraction of peak the software "
+            "reaches; fit it to a measured compute time")
+        .range("0.1%", "100%");
+    d.param("cores", &host_cpu::m_cores, "28",
+            "Cores sharing `peak` (Xeon Platinum 8280: 28, smartnic.md §III)")
+        .range("1", "4096");
+    d.param("comm_cores", &host_cpu::m_comm_cores, "0",
+            "Cores taken from compute for communication; the cpu unit computes at "
+            "(cores - comm_cores)/cores of peak, the comm unit at comm_cores/cores "
+            "(smartnic.md §III: 2 of 28 was best, and the backward pass slowed down)")
+        .range("0", "4095");
+    d.param("memory_chunk", &host_cpu::m_memory_chunk, "64KiB",
+            "Size of the memory transactions that carry an op's traffic (modelling knob: "
+            "smaller interleaves finer with DMA traffic, larger simulates faster)")
+        .range("64B", "1GiB");
+    d.param("memory_outstanding", &host_cpu::m_memory_outstanding, "8",
+            "Memory transactions in flight at most (modelling knob for the cores' memory-level "
+            "parallelism; enough to cover the memory latency gives traffic / bandwidth)")
+        .range("1", "1024");
+    d.param("send_overhead", &host_cpu::m_send_overhead, "0ns",
+            "Software time per send before the descriptor reaches the NIC (MPI and driver). "
+            "Calibration param: fit it to a measured small-message time")
+        .range("0ns", "1s");
+    d.param("recv_overhead", &host_cpu::m_recv_overhead, "0ns",
+            "Software time per receive (posting and matching); a receive completes no earlier "
+            "than its start plus this. Calibration param, like send_overhead")
+        .range("0ns", "1s");
+
+    d.initiator("mem", &host_cpu::mem, "mem", "Host memory: the traffic of compute, sum, update");
+    d.initiator("nic", &host_cpu::nic, "nic", "Send requests to the NIC (nic_msg_ext SEND)")
+        .optional = true;
+    d.target("nic_notify", &host_cpu::nic_notify, "nic",
+             "The NIC's notifications: SEND_DONE and RECEIVED (nic_msg_ext)")
+        .optional = true;
+    d.initiator("accel", &host_cpu::accel, "accel",
+                "Accelerator commands: kernels and copies (accel_op_ext)")
+        .optional = true;
+
+    d.headline("completion_time", &host_cpu::m_completion_ns, "ns", "Time the last op completed");
+    d.stat("cpu_busy", &host_cpu::m_cpu_busy_ns, "ns", "Time the cpu unit ran ops");
+    d.stat("comm_busy", &host_cpu::m_comm_busy_ns, "ns",
+           "Time the comm unit ran ops (a send until the NIC took it, a receive until it "
+           "completed)");
+    d.stat("gpu_busy", &host_cpu::m_gpu_busy_ns, "ns", "Time the gpu unit waited on kernels");
+    d.stat("copy_busy", &host_cpu::m_copy_busy_ns, "ns", "Time the copy unit waited on copies");
+    d.stat("time_compute", &host_cpu::m_compute_ns, "ns", "Time in compute and gpu_compute ops");
+    d.stat("time_comm", &host_cpu::m_comm_ns, "ns", "Time in send and recv ops (unit time)");
+    d.stat("time_copy", &host_cpu::m_copy_ns, "ns", "Time in copy ops");
+    d.stat("time_sum", &host_cpu::m_sum_ns, "ns", "Time in sum ops");
+    d.stat("time_update", &host_cpu::m_update_ns, "ns", "Time in update ops");
+    d.stat("time_delay", &host_cpu::m_delay_ns, "ns", "Time in delay ops");
+    d.stat("ops_compute", &host_cpu::m_ops_compute, "1", "compute ops done");
+    d.stat("ops_gpu_compute", &host_cpu::m_ops_gpu_compute, "1", "gpu_compute ops done");
+    d.stat("ops_copy_to_host", &host_cpu::m_ops_copy_to_host, "1", "copy_to_host ops done");
+    d.stat("ops_copy_to_gpu", &host_cpu::m_ops_copy_to_gpu, "1", "copy_to_gpu ops done");
+    d.stat("ops_sum", &host_cpu::m_ops_sum, "1", "sum ops done");
+    d.stat("ops_update", &host_cpu::m_ops_update, "1", "update ops done");
+    d.stat("ops_send", &host_cpu::m_ops_send, "1", "send ops done (SEND_DONE received)");
+    d.stat("ops_recv", &host_cpu::m_ops_recv, "1", "recv ops done");
+    d.stat("ops_delay", &host_cpu::m_ops_delay, "1", "delay ops done");
+    d.stat("flops", &host_cpu::m_flops, "FLOP", "Floating-point operations run on the cores");
+    d.stat("memory_bytes", &host_cpu::m_memory_bytes, "B", "Bytes of memory traffic on `mem`");
+    d.stat("bytes_sent", &host_cpu::m_bytes_sent, "B", "Payload bytes of completed sends");
+    d.stat("bytes_received", &host_cpu::m_bytes_received, "B",
+           "Payload bytes of completed receives");
+    d.stat("bytes_to_gpu", &host_cpu::m_bytes_to_gpu, "B", "Bytes copied to the accelerator");
+    d.stat("bytes_to_host", &host_cpu::m_bytes_to_host, "B", "Bytes copied from the accelerator");
+    d.stat("unexpected", &host_cpu::m_unexpected_count, "1",
+           "Messages that arrived before their receive was posted");
+    d.stat("send_latency", &host_cpu::m_send_latency_ns, "ns",
+           "Descriptor posted to SEND_DONE, per send");
+    d.stat("recv_wait", &host_cpu::m_recv_wait_ns, "ns",
+           "Time a receive waited for its message after start + recv_overhead");
+    d.signal("cpu_busy", &host_cpu::m_cpu_busy, "1 while the cpu unit runs an op");
+    d.signal("comm_busy", &host_cpu::m_comm_busy, "1 while the comm unit runs an op");
+    d.signal("gpu_busy", &host_cpu::m_gpu_busy, "1 while the gpu unit waits on a kernel");
+    d.signal("copy_busy", &host_cpu::m_copy_busy, "1 while the copy unit waits on a copy");
+}
+
+host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
+    p.apply(*this);
+    if (m_comm_cores >= m_cores) {
+        const config_node* v = p.find("comm_cores");
+        throw input_error(v ? v->loc() : p.where(), path() + ".comm_cores",
+                          std::to_string(m_comm_cores) + " comm cores leave no compute core of " +
+                              std::to_string(m_cores) + " cores");
+    }
+    m_busy_ns = {&m_cpu_busy_ns, &m_comm_busy_ns, &m_gpu_busy_ns, &m_copy_busy_ns};
+    m_busy = {&m_cpu_busy, &m_comm_busy, &m_gpu_busy, &m_copy_busy};
+    m_ops_of = {&m_ops_compute,     &m_ops_gpu_compute, &m_ops_copy_to_host,
+                &m_ops_copy_to_gpu, &m_ops_sum,         &m_ops_update,
+                &m_ops_send,        &m_ops_recv,        &m_ops_delay};
+    nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
+    SC_THREAD(run_cpu);
+    SC_THREAD(run_comm);
+    SC_THREAD(run_gpu);
+    SC_THREAD(run_copy);
+    SC_THREAD(finish_when_done);
+}
+
+std::string host_cpu::describe(std::size_t i) const {
+    const ops::op& o = m_ops[i];
+    const std::string kind = ops::kind_name(o.kind);
+    if (o.name.empty()) return "op [" + std::to_string(i) + "] (" + kind + ")";
+    return "op '" + o.name + "' (" + kind + ")";
+}
+
+std::string host_cpu::track(op_unit u) const { return path() + "." + ops::unit_name(u); }
+
+void host_cpu::accept_workload(const config_node& list, const std::string& key) {
+    if (m_has_workload) {
+        throw input_error(list.loc(), key, "the ops of " + path() + " are given twice");
+    }
+    m_ops = ops::parse_ops(list, key);
+    m_has_workload = true;
+    // Sockets are bound by now (the binder runs before workloads are handed out), so an op on a
+    // unit this host lacks is reported here, naming the op, rather than as a stall.
+    const bool has_accel = is_bound(accel);
+    const bool has_nic = is_bound(nic);
+    const bool has_notify = is_bound(nic_notify.get_base_port());
+    for (std::size_t i = 0; i < m_ops.size(); ++i) {
+        const ops::op& o = m_ops[i];
+        std::string problem;
+        if ((o.kind == op_kind::GPU_COMPUTE || o.kind == op_kind::COPY_TO_GPU ||
+             o.kind == op_kind::COPY_TO_HOST) &&
+            !has_accel) {
+            problem = "runs on the accelerator, but " + path() +
+                      ".accel is not bound (connect it to an accelerator's ctrl socket)";
+        } else if ((o.kind == op_kind::SEND || o.kind == op_kind::RECV) && !has_nic) {
+            problem = "needs a NIC, but " + path() + ".nic is not bound";
+        } else if ((o.kind == op_kind::SEND || o.kind == op_kind::RECV) && !has_notify) {
+            problem = "needs a NIC, but " + path() +
+                      ".nic_notify is not bound (the NIC could not report completions)";
+        } else if ((o.kind == op_kind::COMPUTE || o.kind == op_kind::SUM ||
+                    o.kind == op_kind::UPDATE) &&
+                   o.unit == op_unit::COMM && m_comm_cores == 0) {
+            problem = "runs on unit comm, but " + path() + " has comm_cores: 0";
+        }
+        if (!problem.empty()) throw input_error(o.where, o.key, describe(i) + " " + problem);
+    }
+    m_status.assign(m_ops.size(), op_status{});
+    for (std::size_t u = 0; u < ops::k_op_units; ++u) {
+        m_unit_ops[u] = m_ops.on_unit(static_cast<op_unit>(u));
+    }
+}
+
+void host_cpu::wait_until(const sc_time& t) {
+    const sc_time now = sc_core::sc_time_stamp();
+    if (t > now) wait(t - now);
+}
+
+void host_cpu::wait_for_deps(std::size_t i) {
+    sc_time ready = sc_core::sc_time_stamp();
+    for (std::size_t d : m_ops[i].after) {
+        while (m_status[d].state != op_state::DONE) wait(m_op_done);
+        ready = std::max(ready, m_status[d].done_at);
+    }
+    wait_until(ready);
+}
+
+void host_cpu::mark_done(std::size_t i, const sc_time& at) {
+    op_status& s = m_status[i];
+    s.state = op_state::DONE;
+    s.done_at = at;
+    ++m_done;
+    if (at > m_last_done) m_last_done = at;
+    ++*m_ops_of[static_cast<std::size_t>(m_ops[i].kind)];
+    progress_until(at);
+    m_op_done.notify(sc_core::SC_ZERO_TIME);
+}
+
+void host_cpu::record(std::size_t i, op_unit u, const sc_time& start, const sc_time& unit_free) {
+    const ops::op& o = m_ops[i];
+    const double t = ns(unit_free - start);
+    m_busy_ns[index_of(u)]->add(t);
+    m_busy[index_of(u)]->busy(start, unit_free);
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            m_compute_ns.add(t);
+            break;
+        case op_kind::SEND:
+        case op_kind::RECV:
+            m_comm_ns.add(t);
+            break;
+        case op_kind::COPY_TO_HOST:
+        case op_kind::COPY_TO_GPU:
+            m_copy_ns.add(t);
+            break;
+        case op_kind::SUM:
+            m_sum_ns.add(t);
+            break;
+        case op_kind::UPDATE:
+            m_update_ns.add(t);
+            break;
+        case op_kind::DELAY:
+            m_delay_ns.add(t);
+            break;
+    }
+    span(track(u), o.label(i), ops::category(o.kind), start, unit_free);
+}
+
+void host_cpu::span(const std::string& track_path, const std::string& name, const std::string& cat,
+                    const sc_time& start, const sc_time& end) {
+    ctx().spans().span(track_path, name, cat, start.value(), end.value());
+}
+
+void host_cpu::run_unit(op_unit u) {
+    const std::vector<std::size_t>& list = m_unit_ops[index_of(u)];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        m_current[index_of(u)] = k;
+        const std::size_t i = list[k];
+        wait_for_deps(i);
+        const ops::op& o = m_ops[i];
+        m_status[i].state = op_state::RUNNING;
+        m_status[i].started = sc_core::sc_time_stamp();
+        switch (o.kind) {
+            case op_kind::COMPUTE:
+            case op_kind::SUM:
+            case op_kind::UPDATE:
+                run_cpu_work(i, u);
+                break;
+            case op_kind::GPU_COMPUTE:
+            case op_kind::COPY_TO_HOST:
+            case op_kind::COPY_TO_GPU:
+                run_accel(i);
+                break;
+            case op_kind::SEND:
+                run_send(i);
+                break;
+            case op_kind::RECV:
+                run_recv(i, u);
+                break;
+            case op_kind::DELAY: {
+                const sc_time start = sc_core::sc_time_stamp();
+                const sc_time end = start + ps_time(o.delay_ps);
+                progress_until(end);
+                wait_until(end);
+                record(i, u, start, end);
+                mark_done(i, end);
+                break;
+            }
+        }
+    }
+    m_current[index_of(u)] = list.size();
+}
+
+void host_cpu::finish_when_done() {
+    while (m_done < m_ops.size()) wait(m_op_done);
+    wait_until(m_last_done);
+    m_finished = true;
+    m_completion_ns.set(ns(m_last_done));
+    notify_finished();
+}
+
+sc_time host_cpu::compute_time(double flops, op_unit u) const {
+    const std::uint64_t k = u == op_unit::COMM ? m_comm_cores : m_cores - m_comm_cores;
+    // The cores of a unit share peak in proportion: a core split slows compute by exactly
+    // cores / (cores - comm_cores) (smartnic.md Fig. 2a's shaded slow-down).
+    const units::compute_rate rate{m_peak.flops_per_s * m_efficiency * static_cast<double>(k) /
+                                   static_cast<double>(m_cores)};
+    return ps_time(rate.time_for(flops).ps);
+}
+
+sc_time host_cpu::memory_traffic(const ops::op& o, const sc_time& start) {
+    const ops::traffic t = ops::memory_traffic(o);
+    const std::uint32_t passes = t.read_passes + t.write_passes;
+    if (o.bytes == 0 || passes == 0) return start;
+    const std::uint64_t chunk = m_memory_chunk.bytes;
+    const sc_time quantum = tlm::tlm_global_quantum::instance().get();
+    std::deque<sc_time> window;  // completions of the last memory_outstanding chunks
+    sc_time last = start;
+    tlm::tlm_generic_payload trans;
+    std::vector<unsigned char> scratch(
+        static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes)));
+    for (std::uint32_t p = 0; p < passes; ++p) {
+        const bool write = p >= t.read_passes;
+        for (std::uint64_t off = 0; off < o.bytes; off += chunk) {
+            const std::uint64_t len = std::min(chunk, o.bytes - off);
+            sc_time issue = start;
+            if (window.size() == m_memory_outstanding) {
+                issue = std::max(issue, window.front());
+                window.pop_front();
+            }
+            // Stay within a quantum of the issue time so that other initiators of the same
+            // memory (DMA engines) reserve it in roughly time order.
+            const sc_time now = sc_core::sc_time_stamp();
+            if (issue > now && issue - now >= quantum) wait(issue - now);
+            trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+            trans.set_address(o.address + off);
+            trans.set_data_ptr(scratch.data());
+            trans.set_data_length(static_cast<unsigned>(len));
+            trans.set_streaming_width(static_cast<unsigned>(len));
+            trans.set_byte_enable_ptr(nullptr);
+            trans.set_dmi_allowed(false);
+            trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            sc_time delay = issue - sc_core::sc_time_stamp();
+            mem->b_transport(trans, delay);
+            if (trans.is_response_error()) {
+                throw sim_error(path() + ": memory " + (write ? "write" : "read") + " of " +
+                                std::to_string(len) + " B at " + std::to_string(o.address + off) +
+                                " failed: " + trans.get_response_string());
+            }
+            const sc_time done = sc_core::sc_time_stamp() + delay;
+            window.push_back(done);
+            last = std::max(last, done);
+            m_memory_bytes += len;
+        }
+    }
+    return last;
+}
+
+void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
+    const ops::op& o = m_ops[i];
+    const sc_time start = sc_core::sc_time_stamp();
+    // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in sequence.
+    const sc_time memory_done = memory_traffic(o, start);
+    const double flops = ops::work_flops(o);
+    const sc_time end = memory_done + compute_time(flops, u);
+    progress_until(end);
+    wait_until(end);
+    m_flops.add(flops);
+    record(i, u, start, end);
+    mark_done(i, end);
+}
+
+void host_cpu::run_accel(std::size_t i) {
+    const ops::op& o = m_ops[i];
+    const sc_time start = sc_core::sc_time_stamp();
+    accel_op_ext ext;
+    switch (o.kind) {
+        case op_kind::GPU_COMPUTE:
+            ext.what = accel_op_ext::kind::COMPUTE;
+            break;
+        case op_kind::COPY_TO_HOST:
+            ext.what = accel_op_ext::kind::COPY_TO_HOST;
+            break;
+        default:
+            ext.what = accel_op_ext::kind::COPY_TO_GPU;
+            break;
+    }
+    ext.flops = o.flops;
+    ext.bytes = o.bytes;
+    ext.host_addr = o.address;
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(0);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    trans.set_extension(&ext);
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    accel->b_transport(trans, delay);
+    trans.clear_extension(&ext);
+    if (trans.is_response_error()) {
+        throw sim_error(path() + ": " + describe(i) +
+                        " failed in the accelerator: " + trans.get_response_string());
+    }
+    const sc_time end = sc_core::sc_time_stamp() + delay;
+    progress_until(end);
+    wait_until(end);
+    if (o.kind == op_kind::COPY_TO_GPU) m_bytes_to_gpu += o.bytes;
+    if (o.kind == op_kind::COPY_TO_HOST) m_bytes_to_host += o.bytes;
+    record(i, o.unit, start, end);
+    mark_done(i, end);
+}
+
+void host_cpu::run_send(std::size_t i) {
+    const ops::op& o = m_ops[i];
+    const sc_time start = sc_core::sc_time_stamp();
+    op_status& s = m_status[i];
+    s.msg_id = m_next_msg_id++;
+    m_send_of_msg[s.msg_id] = i;
+    // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
+    // which may even arrive before b_transport returns.
+    s.state = op_state::ISSUED;
+    nic_msg_ext ext;
+    ext.what = nic_msg_ext::op::SEND;
+    ext.peer = o.peer;
+    ext.bytes = o.bytes;
+    ext.tos = o.tos;
+    ext.msg_id = s.msg_id;
+    ext.host_addr = o.address;
+    ext.tag = o.tag;
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(0);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    trans.set_extension(&ext);
+    sc_time delay = ps_time(m_send_overhead.ps);
+    s.posted = start + delay;
+    nic->b_transport(trans, delay);
+    trans.clear_extension(&ext);
+    if (trans.is_response_error()) {
+        throw sim_error(path() + ": " + describe(i) + " to node " + std::to_string(o.peer) +
+                        " was refused by the NIC: " + trans.get_response_string());
+    }
+    const sc_time accepted = sc_core::sc_time_stamp() + delay;
+    progress_until(accepted);
+    wait_until(accepted);
+    record(i, o.unit, start, accepted);
+}
+
+void host_cpu::run_recv(std::size_t i, op_unit u) {
+    const ops::op& o = m_ops[i];
+    const sc_time start = sc_core::sc_time_stamp();
+    op_status& s = m_status[i];
+    // A message that the NIC reported before this receive was posted waits in the unexpected
+    // queue (first come, first matched, as MPI orders messages of one source and tag).
+    for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
+        if (it->peer == o.peer && it->tag == o.tag) {
+            s.matched = true;
+            s.arrival = it->at;
+            s.received_bytes = it->bytes;
+            m_unexpected.erase(it);
+            break;
+        }
+    }
+    while (!s.matched) wait(m_arrived);
+    if (s.received_bytes != o.bytes) {
+        throw sim_error(path() + ": " + describe(i) + " expects " + std::to_string(o.bytes) +
+                        " B from node " + std::to_string(o.peer) + " with tag " +
+                        std::to_string(o.tag) + ", but the message has " +
+                        std::to_string(s.received_bytes) + " B");
+    }
+    if (s.arrival < start) ++m_unexpected_count;
+    const sc_time ready = start + ps_time(m_recv_overhead.ps);
+    const sc_time end = std::max(ready, s.arrival);
+    m_recv_wait_ns.sample(ns(end - ready));
+    progress_until(end);
+    wait_until(end);
+    m_bytes_received += o.bytes;
+    record(i, u, start, end);
+    mark_done(i, end);
+}
+
+void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+    nic_msg_ext* ext = nullptr;
+    trans.get_extension(ext);
+    if (ext == nullptr) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    const sc_time at = sc_core::sc_time_stamp() + delay;
+    if (ext->what == nic_msg_ext::op::SEND_DONE) {
+        auto it = m_send_of_msg.find(ext->msg_id);
+        if (it == m_send_of_msg.end()) {
+            throw sim_error(path() + ": SEND_DONE for message " + std::to_string(ext->msg_id) +
+                            ", which this host never sent");
+        }
+        const std::size_t i = it->second;
+        m_send_of_msg.erase(it);
+        m_send_latency_ns.sample(ns(at - m_status[i].posted));
+        m_bytes_sent += m_ops[i].bytes;
+        mark_done(i, at);
+    } else if (ext->what == nic_msg_ext::op::RECEIVED) {
+        // A receive running on a unit takes the message; otherwise it is unexpected.
+        bool taken = false;
+        for (std::size_t u = 0; u < ops::k_op_units && !taken; ++u) {
+            const std::vector<std::size_t>& list = m_unit_ops[u];
+            if (m_current[u] >= list.size()) continue;
+            const std::size_t i = list[m_current[u]];
+            const ops::op& o = m_ops[i];
+            op_status& s = m_status[i];
+            if (o.kind != op_kind::RECV || s.state != op_state::RUNNING || s.matched) continue;
+            if (o.peer != ext->peer || o.tag != ext->tag) continue;
+            s.matched = true;
+            s.arrival = at;
+            s.received_bytes = ext->bytes;
+            taken = true;
+        }
+        if (!taken) m_unexpected.push_back(arrival{ext->peer, ext->tag, ext->bytes, at});
+        m_arrived.notify(sc_core::SC_ZERO_TIME);
+    } else {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    progress();
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+std::string host_cpu::pending_work() const {
+    if (m_finished) return {};
+    std::vector<std::string> parts;
+    for (std::size_t u = 0; u < ops::k_op_units; ++u) {
+        const std::vector<std::size_t>& list = m_unit_ops[u];
+        if (m_current[u] >= list.size()) continue;
+        const std::size_t i = list[m_current[u]];
+        const ops::op& o = m_ops[i];
+        const op_status& s = m_status[i];
+        std::string what =
+            std::string(ops::unit_name(static_cast<op_unit>(u))) + ": " + describe(i) + " ";
+        if (s.state == op_state::WAITING) {
+            std::vector<std::string> deps;
+            for (std::size_t d : o.after) {
+                if (m_status[d].state != op_state::DONE) deps.push_back(describe(d));
+            }
+            what += deps.empty() ? "waits to start" : "waits for " + join(deps);
+        } else if (o.kind == op_kind::RECV && !s.matched) {
+            what += "waits for its message from node " + std::to_string(o.peer) + " with tag " +
+                    std::to_string(o.tag) + " (posted at " + s.started.to_string() + ")";
+        } else {
+            what += "is running (started at " + s.started.to_string() + ")";
+        }
+        what += ", " + std::to_string(list.size() - m_current[u] - 1) + " more after it";
+        parts.push_back(what);
+    }
+    if (!m_send_of_msg.empty()) {
+        std::vector<std::string> sends;
+        for (const auto& [id, i] : m_send_of_msg) sends.push_back(describe(i));
+        parts.push_back(std::to_string(sends.size()) + " send" + (sends.size() == 1 ? "" : "s") +
+                        " await SEND_DONE: " + join(sends));
+    }
+    if (parts.empty()) return std::to_string(m_ops.size() - m_done) + " ops not complete";
+    return join(parts, "; ");
+}
+
+void host_cpu::end_of_run() {
+    if (!m_finished) m_completion_ns.set(ns(m_last_done));
+}
+
+TRAINVP_REGISTER_IP(host_cpu, "host.cpu");
+
+}  // namespace trainvp::ip

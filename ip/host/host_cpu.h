@@ -1,0 +1,149 @@
+// A host CPU that runs its node's op stream (workloads/ops): compute, gradient sums and weight
+// updates on its cores (their memory traffic as real transactions on `mem`), messages through
+// its NIC (`nic`, `nic_notify`), kernels and copies on its accelerator (`accel`).  Four units
+// run concurrently, each its ops in list order: cpu (the compute cores), comm (the cores set
+// aside for communication), gpu and copy.  It is a driver: the run ends when every op is done.
+#pragma once
+
+#include <array>
+#include <deque>
+#include <map>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <tlm>
+
+#include "platform/ip_module.h"
+#include "platform/workload_sink.h"
+#include "traces/traced_level.h"
+#include "workloads/ops/op_list.h"
+
+namespace trainvp::ip {
+
+class host_cpu : public ip_module, public workload_sink {
+public:
+    // Sockets a host without a NIC or an accelerator leaves unbound.
+    using optional_initiator =
+        tlm_utils::simple_initiator_socket_b<host_cpu, 32, tlm::tlm_base_protocol_types,
+                                             sc_core::SC_ZERO_OR_MORE_BOUND>;
+    using optional_target =
+        tlm_utils::simple_target_socket_b<host_cpu, 32, tlm::tlm_base_protocol_types,
+                                          sc_core::SC_ZERO_OR_MORE_BOUND>;
+
+    tlm_utils::simple_initiator_socket<host_cpu> mem{"mem"};
+    optional_initiator nic{"nic"};
+    optional_target nic_notify{"nic_notify"};
+    optional_initiator accel{"accel"};
+
+    SC_HAS_PROCESS(host_cpu);
+    host_cpu(const sc_core::sc_module_name& name, const params& p);
+    static void declare(type_decl<host_cpu>& d);
+
+    void accept_workload(const config_node& ops, const std::string& key) override;
+
+    bool is_driver() const override { return true; }
+    bool finished() const override { return m_finished; }
+    std::string pending_work() const override;
+    void end_of_run() override;
+
+private:
+    enum class op_state { WAITING, RUNNING, ISSUED, DONE };  // ISSUED: a SEND awaiting SEND_DONE
+    struct op_status {
+        op_state state = op_state::WAITING;
+        sc_core::sc_time started;
+        sc_core::sc_time done_at;
+        // SEND: the message id and when its descriptor was posted; RECV: the matched message.
+        std::uint64_t msg_id = 0;
+        sc_core::sc_time posted;
+        bool matched = false;
+        sc_core::sc_time arrival;
+        std::uint64_t received_bytes = 0;
+    };
+    // A RECEIVED notification not yet matched to a RECV.
+    struct arrival {
+        std::uint32_t peer = 0;
+        std::uint32_t tag = 0;
+        std::uint64_t bytes = 0;
+        sc_core::sc_time at;
+    };
+
+    // One thread per unit (SC_THREAD takes no arguments).
+    void run_cpu() { run_unit(ops::op_unit::CPU); }
+    void run_comm() { run_unit(ops::op_unit::COMM); }
+    void run_gpu() { run_unit(ops::op_unit::GPU); }
+    void run_copy() { run_unit(ops::op_unit::COPY); }
+    void run_unit(ops::op_unit u);
+    void finish_when_done();
+    void wait_for_deps(std::size_t i);
+    void wait_until(const sc_core::sc_time& t);
+    void mark_done(std::size_t i, const sc_core::sc_time& at);
+
+    // Per kind: returns when the unit is free again.
+    void run_cpu_work(std::size_t i, ops::op_unit u);
+    void run_accel(std::size_t i);
+    void run_send(std::size_t i);
+    void run_recv(std::size_t i, ops::op_unit u);
+
+    // Issues the op's memory traffic on `mem` from `start`; returns when the last chunk is done.
+    sc_core::sc_time memory_traffic(const ops::op& o, const sc_core::sc_time& start);
+    // Compute time of `flops` on unit `u` (cpu: cores - comm_cores; comm: comm_cores).
+    sc_core::sc_time compute_time(double flops, ops::op_unit u) const;
+    void nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+    void record(std::size_t i, ops::op_unit u, const sc_core::sc_time& start,
+                const sc_core::sc_time& unit_free);
+    std::string describe(std::size_t i) const;
+    std::string track(ops::op_unit u) const;
+    // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
+    // overlap in time and trace-event spans on one track must nest.
+    void span(const std::string& track_path, const std::string& name, const std::string& cat,
+              const sc_core::sc_time& start, const sc_core::sc_time& end);
+
+    // Params.
+    std::uint64_t m_node_id = 0;
+    units::compute_rate m_peak;
+    double m_efficiency = 1.0;
+    std::uint64_t m_cores = 0;
+    std::uint64_t m_comm_cores = 0;
+    units::data_size m_memory_chunk;
+    std::uint64_t m_memory_outstanding = 0;
+    units::duration m_send_overhead;
+    units::duration m_recv_overhead;
+
+    // The op stream and its progress.
+    ops::op_list m_ops;
+    std::array<std::vector<std::size_t>, ops::k_op_units> m_unit_ops;
+    std::array<std::size_t, ops::k_op_units> m_current{};  // index into m_unit_ops[u]
+    std::vector<op_status> m_status;
+    std::size_t m_done = 0;
+    sc_core::sc_time m_last_done;
+    sc_core::sc_event m_op_done;
+    bool m_finished = false;
+    bool m_has_workload = false;
+
+    // Messages.
+    std::uint64_t m_next_msg_id = 0;
+    std::map<std::uint64_t, std::size_t> m_send_of_msg;  // msg_id -> SEND op
+    std::deque<arrival> m_unexpected;
+    sc_core::sc_event m_arrived;
+
+    // Statistics.
+    scalar m_completion_ns;
+    scalar m_cpu_busy_ns, m_comm_busy_ns, m_gpu_busy_ns, m_copy_busy_ns;
+    std::array<scalar*, ops::k_op_units> m_busy_ns{};
+    scalar m_compute_ns, m_comm_ns, m_copy_ns, m_sum_ns, m_update_ns, m_delay_ns;
+    counter m_ops_compute, m_ops_gpu_compute, m_ops_copy_to_host, m_ops_copy_to_gpu, m_ops_sum,
+        m_ops_update, m_ops_send, m_ops_recv, m_ops_delay;
+    std::array<counter*, ops::k_op_kinds> m_ops_of{};
+    scalar m_flops;
+    counter m_memory_bytes, m_bytes_sent, m_bytes_received, m_bytes_to_gpu, m_bytes_to_host;
+    counter m_unexpected_count;
+    distribution m_send_latency_ns, m_recv_wait_ns;
+    traced_level m_cpu_busy{traced_level::style::FLAG};
+    traced_level m_comm_busy{traced_level::style::FLAG};
+    traced_level m_gpu_busy{traced_level::style::FLAG};
+    traced_level m_copy_busy{traced_level::style::FLAG};
+    std::array<traced_level*, ops::k_op_units> m_busy{};
+};
+
+}  // namespace trainvp::ip

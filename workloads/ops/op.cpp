@@ -1,0 +1,139 @@
+#include "workloads/ops/op.h"
+
+namespace trainvp::ops {
+
+const char* kind_name(op_kind k) {
+    switch (k) {
+        case op_kind::COMPUTE:
+            return "compute";
+        case op_kind::GPU_COMPUTE:
+            return "gpu_compute";
+        case op_kind::COPY_TO_HOST:
+            return "copy_to_host";
+        case op_kind::COPY_TO_GPU:
+            return "copy_to_gpu";
+        case op_kind::SUM:
+            return "sum";
+        case op_kind::UPDATE:
+            return "update";
+        case op_kind::SEND:
+            return "send";
+        case op_kind::RECV:
+            return "recv";
+        case op_kind::DELAY:
+            return "delay";
+    }
+    return "?";
+}
+
+const char* unit_name(op_unit u) {
+    switch (u) {
+        case op_unit::CPU:
+            return "cpu";
+        case op_unit::COMM:
+            return "comm";
+        case op_unit::GPU:
+            return "gpu";
+        case op_unit::COPY:
+            return "copy";
+    }
+    return "?";
+}
+
+std::vector<std::string> kind_names() {
+    std::vector<std::string> v;
+    for (std::size_t i = 0; i < k_op_kinds; ++i) v.push_back(kind_name(static_cast<op_kind>(i)));
+    return v;
+}
+
+std::vector<std::string> unit_names() {
+    std::vector<std::string> v;
+    for (std::size_t i = 0; i < k_op_units; ++i) v.push_back(unit_name(static_cast<op_unit>(i)));
+    return v;
+}
+
+std::vector<op_unit> allowed_units(op_kind k) {
+    switch (k) {
+        case op_kind::COMPUTE:
+        case op_kind::SUM:
+        case op_kind::UPDATE:
+            // The comm cores may do sums and updates (smartnic.md §III: the dedicated threads
+            // handle the all-reduce and the weight update).
+            return {op_unit::CPU, op_unit::COMM};
+        case op_kind::GPU_COMPUTE:
+            return {op_unit::GPU};
+        case op_kind::COPY_TO_HOST:
+        case op_kind::COPY_TO_GPU:
+            return {op_unit::COPY};
+        case op_kind::SEND:
+        case op_kind::RECV:
+            // On cpu: the naive scheme of smartnic.md §III, where a compute thread drives the
+            // exchange.
+            return {op_unit::COMM, op_unit::CPU};
+        case op_kind::DELAY:
+            return {op_unit::CPU, op_unit::COMM, op_unit::GPU, op_unit::COPY};
+    }
+    return {op_unit::CPU};
+}
+
+const char* category(op_kind k) {
+    switch (k) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            return "compute";
+        case op_kind::COPY_TO_HOST:
+        case op_kind::COPY_TO_GPU:
+            return "copy";
+        case op_kind::SUM:
+            return "sum";
+        case op_kind::UPDATE:
+            return "update";
+        case op_kind::SEND:
+        case op_kind::RECV:
+            return "comm";
+        case op_kind::DELAY:
+            return "delay";
+    }
+    return "?";
+}
+
+std::string op::label(std::size_t index) const {
+    if (!name.empty()) return name;
+    return std::string(kind_name(kind)) + " [" + std::to_string(index) + "]";
+}
+
+traffic memory_traffic(const op& o) {
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            return {1, 0};
+        case op_kind::SUM:
+            return {o.inputs, 1};
+        case op_kind::UPDATE:
+            return {3, 2};
+        default:
+            return {0, 0};
+    }
+}
+
+std::uint64_t memory_bytes(const op& o) {
+    const traffic t = memory_traffic(o);
+    return static_cast<std::uint64_t>(t.read_passes + t.write_passes) * o.bytes;
+}
+
+double work_flops(const op& o) {
+    const double n = static_cast<double>(o.bytes / 4);
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            return o.flops;
+        case op_kind::SUM:
+            return static_cast<double>(o.inputs - 1) * n;
+        case op_kind::UPDATE:
+            return 4.0 * n;
+        default:
+            return 0.0;
+    }
+}
+
+}  // namespace trainvp::ops

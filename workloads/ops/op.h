@@ -1,0 +1,89 @@
+// One operation of a node's op stream: what runs, on which unit, after which earlier ops, and
+// the amounts it moves or computes.  Pure C++ (no SystemC): the host block times ops; the
+// parser, the iteration builder and tests only need the data and the derived work counts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "platform/error.h"
+
+namespace trainvp::ops {
+
+enum class op_kind {
+    COMPUTE,       // CPU work: flops, plus bytes of memory traffic
+    GPU_COMPUTE,   // accelerator work: flops, plus bytes of accelerator-memory traffic
+    COPY_TO_HOST,  // accelerator -> host memory, by the accelerator's copy engine
+    COPY_TO_GPU,   // host memory -> accelerator
+    SUM,           // gradient summation of `inputs` fp32 buffers of `bytes` each
+    UPDATE,        // SGD-with-momentum weight update of `bytes` of fp32 weights
+    SEND,          // a message to another node, through the NIC
+    RECV,          // a message from another node
+    DELAY,         // a fixed time (calibration, a measured phase)
+};
+
+// The units a host runs ops on.  Ops on one unit run in list order; units run concurrently.
+enum class op_unit {
+    CPU,   // the compute cores (cores - comm_cores of them)
+    COMM,  // the communication cores (comm_cores): message bookkeeping, optionally sums/updates
+    GPU,   // the accelerator's compute engine
+    COPY,  // the accelerator's copy engine
+};
+
+constexpr std::size_t k_op_kinds = 9;
+constexpr std::size_t k_op_units = 4;
+
+// Config spellings: "compute", "gpu_compute", ..., and "cpu", "comm", "gpu", "copy".
+const char* kind_name(op_kind k);
+const char* unit_name(op_unit u);
+std::vector<std::string> kind_names();
+std::vector<std::string> unit_names();
+
+// Where an op may run; the first is its default.
+std::vector<op_unit> allowed_units(op_kind k);
+// Timeline category: compute, comm, copy, sum, update or delay.
+const char* category(op_kind k);
+
+struct op {
+    std::string name;  // empty when the config gave none
+    op_kind kind = op_kind::DELAY;
+    op_unit unit = op_unit::CPU;
+    std::vector<std::size_t> after;  // indices of earlier ops in the same list
+
+    double flops = 0.0;          // COMPUTE, GPU_COMPUTE (SUM and UPDATE: see work_flops)
+    std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
+    std::uint64_t address = 0;   // host address of the buffer
+    std::uint32_t peer = 0;      // SEND: destination node id; RECV: source node id
+    std::uint32_t tag = 0;       // SEND/RECV matching
+    std::uint8_t tos = 0;        // SEND: IP ToS of the message's frames
+    std::uint32_t inputs = 2;    // SUM: buffers summed into one
+    std::uint64_t delay_ps = 0;  // DELAY
+
+    source_loc where;  // the op's map in the config
+    std::string key;   // its full key: "workload.ops.node[0].host[3]"
+
+    // "name" or, for an unnamed op, "kind [i]" with i its index in the list.
+    std::string label(std::size_t index) const;
+};
+
+// The memory traffic of an op as whole passes over its buffer [address, address + bytes):
+// COMPUTE reads `bytes` once (its traffic as given); SUM reads its `inputs` buffers and
+// writes the result (inputs + 1 passes); UPDATE reads weights, gradients and momentum and
+// writes weights and momentum (5 passes).  GPU_COMPUTE's bytes are accelerator-memory traffic
+// and are counted here too (one read pass), though they never reach the host.
+struct traffic {
+    std::uint32_t read_passes = 0;
+    std::uint32_t write_passes = 0;
+};
+traffic memory_traffic(const op& o);
+
+// Bytes of memory traffic: (read_passes + write_passes) * bytes.
+std::uint64_t memory_bytes(const op& o);
+
+// Floating-point operations: COMPUTE and GPU_COMPUTE as given; SUM of k buffers of n = bytes/4
+// fp32 values: (k - 1) * n adds; UPDATE of n = bytes/4 weights with momentum mu and rate eta:
+// v = mu*v + g and w = w - eta*v, 2 FLOPs each, so 4 * n.  Other kinds: 0.
+double work_flops(const op& o);
+
+}  // namespace trainvp::ops
