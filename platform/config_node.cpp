@@ -215,13 +215,19 @@ config_node config_node::load_file_chain(const std::string& path, std::vector<st
 
 namespace {
 
-// Splits "a.b[2].c" into {"a","b","[2]","c"}.
+// Splits "a.b[2].c" into {"a","b","[2]","c"}.  A quoted segment is one key as written, for
+// keys that contain dots or brackets: workload.ops."node[0].host"[1].bytes
 std::vector<std::string> split_path(const std::string& path, const source_loc& loc) {
     std::vector<std::string> parts;
     std::string cur;
     for (std::size_t i = 0; i < path.size(); ++i) {
         char c = path[i];
-        if (c == '.') {
+        if (c == '"' || c == '\'') {
+            const std::size_t close = path.find(c, i + 1);
+            if (close == std::string::npos) throw input_error(loc, path, "unclosed quote");
+            parts.push_back(path.substr(i + 1, close - i - 1));
+            i = close;
+        } else if (c == '.') {
             if (!cur.empty()) parts.push_back(cur);
             cur.clear();
         } else if (c == '[') {

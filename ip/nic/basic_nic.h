@@ -65,8 +65,10 @@ protected:
         return arrived;
     }
 
+    // Bytes on the wire: payload, IP/TCP headers and Ethernet overhead, padded to the minimum
+    // Ethernet frame.
     std::uint64_t wire_bytes(std::uint64_t payload) const {
-        return payload + m_l3l4_header.bytes + m_l2_overhead.bytes;
+        return std::max(payload + m_l3l4_header.bytes + m_l2_overhead.bytes, m_min_wire.bytes);
     }
 
 private:
@@ -99,6 +101,7 @@ private:
     units::data_size m_mtu;
     units::data_size m_l3l4_header;
     units::data_size m_l2_overhead;
+    units::data_size m_min_wire;
     units::duration m_msg_cost;
     units::duration m_tx_frame_cost;
     units::duration m_rx_frame_cost;
@@ -141,6 +144,9 @@ void basic_nic::declare_common(type_decl<T>& d) {
     d.param("l2_overhead", &basic_nic::m_l2_overhead, "38B",
             "Per-frame wire bytes outside the MTU: Ethernet header 14 B + FCS 4 B + preamble/SFD "
             "8 B + inter-frame gap 12 B (IEEE 802.3)");
+    d.param("min_wire", &basic_nic::m_min_wire, "84B",
+            "Smallest frame on the wire: the 64 B minimum Ethernet frame + preamble/SFD 8 B + "
+            "inter-frame gap 12 B (IEEE 802.3); shorter frames are padded");
     d.param("message_cost", &basic_nic::m_msg_cost, "0ns",
             "Driver cost per message before its first DMA (calibration; 0 = not modelled)");
     d.param("tx_frame_cost", &basic_nic::m_tx_frame_cost, "0ns",

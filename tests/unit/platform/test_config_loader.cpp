@@ -141,6 +141,14 @@ TEST(loader, set_edits_document_and_instance_params) {
     EXPECT_EQ(param_text(d, "node[1].gen", "messages"), "9");
 }
 
+TEST(loader, set_reaches_keys_with_dots_through_quotes) {
+    platform_desc d = load(std::string(k_node_template) +
+                               "workload:\n  ops:\n    node[0].host: [{op: delay, time: 1us}]\n",
+                           {"workload.ops.\"node[0].host\"[0].time=2us"});
+    EXPECT_EQ(d.workload.find("ops")->find("node[0].host")->items()[0].find("time")->scalar(),
+              "2us");
+}
+
 TEST(loader, set_errors_name_the_argument) {
     EXPECT_EQ(error_of(k_node_template, {"node[*].mem.latncy=1ns"}),
               "--set node[*].mem.latncy: error: node[0].mem.latncy: unknown param of type "
