@@ -33,6 +33,11 @@ struct ping_pong : sc_core::sc_module {
 
 }  // namespace
 
+// libsystemc prints its banner before sc_main; a static initialiser runs earlier still.
+static const bool g_quiet_banner = [] {
+    return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+}();
+
 int sc_main(int argc, char* argv[]) {
     const long events = argc > 1 ? std::atol(argv[1]) : 10000000;
     ping_pong top("top", events);

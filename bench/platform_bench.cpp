@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,12 @@
 #include "platform/registry.h"
 #include "platform/simulation.h"
 
+// libsystemc prints its banner before sc_main; a static initialiser runs earlier still.
+static const bool g_quiet_banner = [] {
+    return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+}();
+
 int sc_main(int argc, char* argv[]) {
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     if (argc < 3) {
         std::fprintf(stderr, "usage: platform_bench CONFIG.yaml STAT [--set K=V ...]\n");
         return 2;

@@ -68,10 +68,14 @@ def main():
          ["--set", "node[*].gen.messages=" + ("200000" if args.quick else "2000000")],
          "messages"),
     ]
-    extra = os.path.join(ROOT, "configs/examples/two_nodes.yaml")
-    if os.path.exists(extra):
-        cases.append(("Frames through the full path (DMA, PCIe, NIC, link, switch, NIC, PCIe, "
-                      "memory)", "configs/examples/two_nodes.yaml", "tx_frames", [], "frames"))
+    cases += [
+        ("Frames through the full path: one 64 MB message (DMA, PCIe, NIC, link, switch, link, "
+         "NIC, PCIe, memory)", "configs/examples/two_nodes.yaml", "tx_frames", [], "frames"),
+        ("Frames through the full path: 5-node star, one worker-aggregator exchange of 233 MB",
+         "configs/examples/star5.yaml", "tx_frames", [], "frames"),
+        ("Incast: 4 Ethernet endpoints into one through a switch (pause mode)",
+         "configs/examples/incast.yaml", "frames_sent", [], "frames"),
+    ]
     for title, config, stat, sets, what in cases:
         cmd = [f"{b}/bench/platform_bench", config, stat] + sets
         r = json_line(run(cmd))
