@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-config="${1:-configs/examples/traffic_to_memory.yaml}"
+config="${1:-configs/examples/two_nodes.yaml}"
 shift || true
 build="${TRAINVP_BUILD_DIR:-build}"
 "$build/sc_main/trainvp" run "$config" --vcd --force "$@"
