@@ -1,0 +1,3 @@
+// libsystemc.so refers to sc_main; under libFuzzer, libFuzzer's main() runs instead and this
+// is never called.
+int sc_main(int, char*[]) { return 0; }
