@@ -39,7 +39,7 @@ binder::endpoint binder::resolve(const std::string& path, const connection_desc&
     const std::size_t open = socket.find('[');
     if (open != std::string::npos) {
         const std::string idx = socket.substr(open + 1, socket.size() - open - 2);
-        if (socket.back() != ']' || idx.empty() ||
+        if (socket.back() != ']' || idx.empty() || idx.size() > 9 ||
             idx.find_first_not_of("0123456789") != std::string::npos) {
             throw input_error(c.loc, "connections",
                               "'" + c.text + "': bad socket index in '" + socket + "'");

@@ -67,7 +67,8 @@ std::set<std::size_t> parse_indices(const std::string& spec, std::size_t count,
                                       [](char c) { return std::isdigit((unsigned char)c); })) {
             throw input_error(loc, key, "bad index '" + spec + "'; expected e.g. 2, 0..3 or 1,3,5");
         }
-        std::size_t v = std::stoul(s);
+        // Too many digits for any array (and for stoul): out of range, not a crash.
+        const std::size_t v = s.size() > 9 ? count : std::stoul(s);
         if (v >= count) {
             throw input_error(loc, key,
                               "index " + s + " is out of range: the array has " +
