@@ -82,8 +82,6 @@ void traffic_generator::run() {
         trans.set_command(m_command == command::WRITE ? tlm::TLM_WRITE_COMMAND
                                                       : tlm::TLM_READ_COMMAND);
         trans.set_address(m_address.bytes + (i % slots) * size);
-        // Timing-only traffic: the length is the message size; the data pointer is a scratch
-        // buffer the target must not read past its own model of the data.
         trans.set_data_ptr(data.data());
         trans.set_data_length(static_cast<unsigned>(size));
         trans.set_streaming_width(static_cast<unsigned>(size));
