@@ -1,0 +1,52 @@
+// A collective schedule (workloads/collectives/) expanded into one rank's host op list
+// (workloads/ops/): the software collective that host.cpu runs on its comm and cpu units.
+// Pure C++ (no SystemC).  See README.md in this folder for the expansion rules.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workloads/collectives/schedule.h"
+#include "workloads/ops/op.h"
+
+namespace trainvp::workloads {
+
+struct collective_op_options {
+    // Bytes per element of the schedule's chunks (4 for FP32; a codec's size otherwise).
+    std::uint32_t element_bytes = 4;
+    // Host address of element 0 of the gradient buffer: a chunk at element offset o lives at
+    // base_address + o * element_bytes.
+    std::uint64_t base_address = 0;
+    // Added to the schedule's tags.  The schedule numbers each (src, dst) pair's messages
+    // 0, 1, 2, ..., so two collectives of one iteration stay distinct when their tag bases
+    // are at least the first collective's largest tag + 1 apart (see max_tag()).
+    std::uint32_t tag_base = 0;
+    std::uint8_t tos = 0;  // IP ToS of the sends (0x28: INCEPTIONN's compressible traffic)
+    ops::op_unit comm_unit = ops::op_unit::COMM;  // sends and receives
+    ops::op_unit sum_unit = ops::op_unit::CPU;    // the additions of RECV_REDUCE
+    // Prefixed to every op name, so that several collectives can share one op list.
+    std::string name_prefix;
+    // The expansion is meant to be placed at index `index_base` of a larger list: every
+    // `after` index is shifted by it.
+    std::size_t index_base = 0;
+    // Ops of the enclosing list (indices < index_base) that the first round waits for, e.g.
+    // the backward pass that produces the gradients.
+    std::vector<std::size_t> start_after;
+};
+
+// The op list of `rank` for schedule `s` (which must be valid: collectives::validate()).
+// node_of_rank[r] is the host node id of rank r (the `to`/`from` of sends and receives).
+// Empty transfers are dropped on both sides first (collectives::without_empty_transfers).
+// Throws std::invalid_argument when rank is out of range, node_of_rank does not have one
+// entry per rank, or element_bytes is 0.
+std::vector<ops::op> collective_ops(const collectives::schedule& s, int rank,
+                                    const std::vector<std::uint32_t>& node_of_rank,
+                                    const collective_op_options& o = {});
+
+// The largest tag of any step of `s` (0 for a schedule without steps): the next collective of
+// the iteration can use tag_base + max_tag(s) + 1.
+std::uint32_t max_tag(const collectives::schedule& s);
+
+}  // namespace trainvp::workloads

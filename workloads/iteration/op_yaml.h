@@ -1,0 +1,18 @@
+// An op list written back as the YAML form workload.ops takes (workloads/ops/README.md), so
+// that a generated list can be put in a config: parse_ops() reads back the same ops.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "workloads/ops/op.h"
+
+namespace trainvp::workloads {
+
+// One flow map per op, each on its own line starting with `indent` then "- ".  `after` is
+// written by name, so every op another op waits for must be named; names are unique per
+// list.  Every value carries its unit (bytes in B, times in ps, addresses in hex).  Throws
+// std::invalid_argument when an `after` index is not an earlier op or names an unnamed op.
+std::string ops_yaml(const std::vector<ops::op>& list, const std::string& indent = "");
+
+}  // namespace trainvp::workloads
