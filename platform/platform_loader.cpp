@@ -362,7 +362,8 @@ private:
     std::vector<connection_desc> m_pending;
 };
 
-// "node[*].mem" matches "node[3].mem".
+}  // namespace
+
 bool path_matches(const std::string& pattern, const std::string& path) {
     std::size_t i = 0, j = 0;
     while (i < pattern.size() && j < path.size()) {
@@ -380,6 +381,8 @@ bool path_matches(const std::string& pattern, const std::string& path) {
     }
     return i == pattern.size() && j == path.size();
 }
+
+namespace {
 
 void apply_instance_set(platform_desc& desc, const std::string& assignment, const registry& reg) {
     const std::size_t eq = assignment.find('=');

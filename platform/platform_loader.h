@@ -30,6 +30,9 @@ private:
     const registry& m_registry;
 };
 
+// "node[*].host" matches "node[3].host": each [*] of the pattern stands for one [<index>].
+bool path_matches(const std::string& pattern, const std::string& path);
+
 // The fully expanded config, loadable as is: every array unrolled, every group inline, every
 // param with its value (defaults included).
 std::string resolved_yaml(const platform_desc& desc, const registry& reg);

@@ -3,16 +3,21 @@
 #include <tlm>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include "platform/binder.h"
 #include "platform/did_you_mean.h"
+#include "platform/param_decl.h"
+#include "platform/params.h"
 #include "platform/platform_loader.h"
 #include "platform/sim_time.h"
+#include "platform/training_workload.h"
 #include "platform/workload_sink.h"
 #include "traces/atomic_file.h"
 #include "traces/stats_report.h"
@@ -218,11 +223,32 @@ void simulation::hand_out_workload() {
     if (!w.is_map()) {
         throw input_error(w.loc(), "workload", std::string("expected a map, got ") + w.kind_name());
     }
+    const std::vector<std::string> sections = {"ops", "training"};
+    // A host named in both sections gets its ops twice; host.cpu reports that itself.
+    auto sink_of = [this](const std::string& path, const source_loc& loc,
+                          const std::string& key) -> workload_sink* {
+        ip_module* m = block(path);
+        if (m == nullptr) {
+            std::vector<std::string> names;
+            for (const auto& kv : m_by_path) names.push_back(kv.first);
+            throw input_error(loc, key, "no block '" + path + "'" + did_you_mean(path, names));
+        }
+        auto* sink = dynamic_cast<workload_sink*>(m);
+        if (sink == nullptr) {
+            throw input_error(loc, key,
+                              "block '" + path + "' (" + m->type().name + ") does not run ops");
+        }
+        return sink;
+    };
     for (const auto& e : w.entries()) {
+        if (e.key == "training") {
+            hand_out_training(e.value, m_desc, m_by_path);
+            continue;
+        }
         if (e.key != "ops") {
-            throw input_error(
-                e.key_loc, "workload." + e.key,
-                "unknown workload key" + did_you_mean(e.key, {"ops"}) + "; expected ops");
+            throw input_error(e.key_loc, "workload." + e.key,
+                              "unknown workload key" + did_you_mean(e.key, sections) +
+                                  "; expected ops or training");
         }
         if (!e.value.is_map()) {
             throw input_error(e.value.loc(), "workload.ops",
@@ -230,20 +256,7 @@ void simulation::hand_out_workload() {
         }
         for (const auto& b : e.value.entries()) {
             const std::string key = "workload.ops." + b.key;
-            ip_module* m = block(b.key);
-            if (m == nullptr) {
-                std::vector<std::string> names;
-                for (const auto& kv : m_by_path) names.push_back(kv.first);
-                throw input_error(b.key_loc, key,
-                                  "no block '" + b.key + "'" + did_you_mean(b.key, names));
-            }
-            auto* sink = dynamic_cast<workload_sink*>(m);
-            if (sink == nullptr) {
-                throw input_error(
-                    b.key_loc, key,
-                    "block '" + b.key + "' (" + m->type().name + ") does not run ops");
-            }
-            sink->accept_workload(b.value, key);
+            sink_of(b.key, b.key_loc, key)->accept_workload(b.value, key);
         }
     }
 }

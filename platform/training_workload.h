@@ -1,0 +1,20 @@
+// The `workload.training` section: a data-parallel training iteration built by
+// workloads::training_builder from the model zoo and a collective, and handed to each listed
+// host as its op list.  See docs/user-guide.md ("Training iterations").
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "platform/config_node.h"
+#include "platform/ip_module.h"
+#include "platform/platform_desc.h"
+
+namespace trainvp {
+
+// Parses `training` (the section's node), builds every host's ops and hands them over.
+// Throws input_error with file:line:column and the full key.
+void hand_out_training(const config_node& training, const platform_desc& desc,
+                       const std::map<std::string, ip_module*>& blocks);
+
+}  // namespace trainvp

@@ -1,0 +1,356 @@
+#include "workloads/iteration/training_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "workloads/collectives/ring.h"
+#include "workloads/collectives/worker_aggregator.h"
+#include "workloads/iteration/collective_ops.h"
+
+namespace trainvp::workloads {
+
+using ops::op;
+using ops::op_kind;
+using ops::op_unit;
+
+namespace {
+
+std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
+
+// The ops of list[begin, end) that no other op of that range waits for: when they are done,
+// the whole range is.
+std::vector<std::size_t> frontier(const std::vector<op>& list, std::size_t begin) {
+    std::set<std::size_t> waited;
+    for (std::size_t i = begin; i < list.size(); ++i) {
+        for (std::size_t a : list[i].after) waited.insert(a);
+    }
+    std::vector<std::size_t> out;
+    for (std::size_t i = begin; i < list.size(); ++i) {
+        if (waited.count(i) == 0) out.push_back(i);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> split_proportionally(std::uint64_t total,
+                                                const std::vector<double>& weights) {
+    std::vector<std::uint64_t> out(weights.size(), 0);
+    if (weights.empty()) return out;
+    long double sum = 0;
+    for (double w : weights) sum += w;
+    const bool equal = sum <= 0;
+    if (equal) sum = static_cast<long double>(weights.size());
+    // Cumulative rounding: part i is round(T * W_i / W) - round(T * W_{i-1} / W), so the parts
+    // telescope to exactly T whatever the rounding of each.
+    long double cum = 0;
+    std::uint64_t prev = 0;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        cum += equal ? 1.0L : static_cast<long double>(weights[i]);
+        const std::uint64_t upto = i + 1 == weights.size()
+                                       ? total
+                                       : static_cast<std::uint64_t>(std::llround(
+                                             static_cast<long double>(total) * cum / sum));
+        out[i] = upto - prev;
+        prev = upto;
+    }
+    return out;
+}
+
+training_builder::training_builder(const models::model& m, training_options o)
+    : m_model(m), m_options(std::move(o)) {
+    const std::string what = "training_builder";
+    const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    if (m_options.workers.empty()) throw std::invalid_argument(what + ": no workers");
+    if (ring && m_options.workers.size() < 2) {
+        throw std::invalid_argument(what + ": a ring all-reduce needs at least 2 workers, got 1");
+    }
+    if (!ring && !m_options.aggregator) {
+        throw std::invalid_argument(what + ": worker_aggregator needs an aggregator");
+    }
+    if (ring && m_options.aggregator) {
+        throw std::invalid_argument(what + ": a ring all-reduce has no aggregator");
+    }
+    std::set<std::uint32_t> ids(m_options.workers.begin(), m_options.workers.end());
+    if (m_options.aggregator) ids.insert(*m_options.aggregator);
+    if (ids.size() != m_options.workers.size() + (m_options.aggregator ? 1 : 0)) {
+        throw std::invalid_argument(what + ": a node id appears twice among the ranks");
+    }
+    if (m_options.iterations < 1) throw std::invalid_argument(what + ": iterations < 1");
+
+    const auto& layers = m_model.layers();
+    const std::size_t n = layers.size();
+    m_layer_offset.assign(n, 0);
+    m_activation_offset.assign(n, 0);
+    m_bucket_of_layer.assign(n, -1);
+    std::uint64_t grads = 0, acts = 0;
+    for (std::size_t l = 0; l < n; ++l) {
+        m_layer_offset[l] = grads;
+        m_activation_offset[l] = acts;
+        grads += static_cast<std::uint64_t>(layers[l].weight_grad_bytes);
+        acts += static_cast<std::uint64_t>(layers[l].activation_bytes);
+    }
+    if (grads == 0)
+        throw std::invalid_argument(what + ": model " + m_model.name() +
+                                    " has no parameters to exchange");
+    m_grad_base = k_weight_base + align_up(grads, 4096);
+    m_activation_base = m_grad_base + align_up(grads, 4096);
+
+    if (m_options.policy == exchange_policy::AFTER_BACKWARD) {
+        gradient_bucket b{"all", 0, 0, grads, {}};
+        for (std::size_t l = n; l-- > 0;) {
+            if (layers[l].weight_grad_bytes > 0) b.layers.push_back(l);
+        }
+        m_buckets.push_back(b);
+    } else {
+        gradient_bucket cur{"", 0, 0, 0, {}};
+        auto close = [&]() {
+            const std::size_t low = cur.layers.back();
+            cur.name = layers[low].name;
+            cur.close_layer = low;
+            cur.offset = m_layer_offset[low];
+            m_buckets.push_back(cur);
+            cur = gradient_bucket{"", 0, 0, 0, {}};
+        };
+        for (std::size_t l = n; l-- > 0;) {
+            if (layers[l].weight_grad_bytes <= 0) continue;
+            cur.layers.push_back(l);
+            cur.bytes += static_cast<std::uint64_t>(layers[l].weight_grad_bytes);
+            if (cur.bytes >= m_options.bucket_bytes) close();
+        }
+        if (!cur.layers.empty()) close();
+    }
+    for (std::size_t k = 0; k < m_buckets.size(); ++k) {
+        for (std::size_t l : m_buckets[k].layers)
+            m_bucket_of_layer[l] = static_cast<std::ptrdiff_t>(k);
+    }
+
+    const auto bpv = static_cast<std::uint64_t>(m_model.bytes_per_value());
+    const int p = static_cast<int>(m_options.workers.size());
+    for (const auto& b : m_buckets) {
+        if (ring) {
+            m_schedules.push_back(collectives::ring_allreduce(p, b.bytes / bpv));
+        } else {
+            // TREE with one aggregator: it sends the updated weights straight back to each
+            // worker (inceptionn.md Fig. 1(a)).
+            m_schedules.push_back(collectives::worker_aggregator(p, b.bytes / bpv));
+        }
+    }
+
+    std::vector<double> fwd, bwd;
+    for (const auto& l : layers) {
+        fwd.push_back(static_cast<double>(l.forward_flops));
+        bwd.push_back(static_cast<double>(l.backward_flops()));
+    }
+    if (m_options.forward_ps) m_forward_delay_ps = split_proportionally(*m_options.forward_ps, fwd);
+    if (m_options.backward_ps) {
+        m_backward_delay_ps = split_proportionally(*m_options.backward_ps, bwd);
+    }
+}
+
+std::vector<op> training_builder::worker_ops(std::size_t rank) const {
+    if (rank >= m_options.workers.size()) {
+        throw std::invalid_argument("training_builder: worker rank " + std::to_string(rank) +
+                                    " is not in 0.." +
+                                    std::to_string(m_options.workers.size() - 1));
+    }
+    return build(rank, false);
+}
+
+std::vector<op> training_builder::aggregator_ops() const {
+    if (!m_options.aggregator) return {};
+    return build(m_options.workers.size(), true);
+}
+
+std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) const {
+    const auto& layers = m_model.layers();
+    const std::size_t n = layers.size();
+    const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    const bool gpu = m_options.compute == compute_placement::GPU;
+    const bool overlap = m_options.policy == exchange_policy::OVERLAP_LAYERS;
+    const op_unit compute_unit = gpu ? op_unit::GPU : op_unit::CPU;
+    // The cpu unit runs ops in list order: while it is busy with the backward pass, a sum there
+    // would hold the remaining backward ops behind its receive, so overlapped sums go to the
+    // comm cores (smartnic.md §III's dedicated all-reduce threads).
+    const op_unit sum_unit = (overlap && !gpu && !is_aggregator) ? op_unit::COMM : op_unit::CPU;
+
+    std::vector<std::uint32_t> nodes = m_options.workers;
+    if (m_options.aggregator) nodes.push_back(*m_options.aggregator);
+
+    std::vector<op> list;
+    auto push = [&list](op o) {
+        list.push_back(std::move(o));
+        return list.size() - 1;
+    };
+    auto with_after = [](op o, std::vector<std::size_t> after) {
+        std::sort(after.begin(), after.end());
+        after.erase(std::unique(after.begin(), after.end()), after.end());
+        o.after = std::move(after);
+        return o;
+    };
+
+    // Per bucket: the ops the next iteration's forward ops of its layers wait for.
+    std::vector<std::vector<std::size_t>> weights_ready(m_buckets.size());
+    std::uint32_t tag = 0;
+
+    for (int it = 0; it < m_options.iterations; ++it) {
+        const std::string prefix =
+            m_options.iterations > 1 ? "i" + std::to_string(it) + "_" : std::string();
+        std::vector<std::uint32_t> tag_of(m_buckets.size());
+        for (std::size_t k = 0; k < m_buckets.size(); ++k) {
+            tag_of[k] = tag;
+            tag += max_tag(m_schedules[k]) + 1;
+        }
+        auto exchange_options = [&](std::size_t k, std::vector<std::size_t> start) {
+            collective_op_options co;
+            co.element_bytes = static_cast<std::uint32_t>(m_model.bytes_per_value());
+            co.base_address = m_grad_base + m_buckets[k].offset;
+            co.tag_base = tag_of[k];
+            co.tos = m_options.tos;
+            co.sum_unit = sum_unit;
+            co.name_prefix = prefix + (ring ? "ar_" : "wa_") + m_buckets[k].name + ".";
+            co.index_base = list.size();
+            co.start_after = std::move(start);
+            return co;
+        };
+        auto weight_address = [&](std::size_t k) { return k_weight_base + m_buckets[k].offset; };
+
+        if (is_aggregator) {
+            // inceptionn.md §II-B: receive and sum every worker's gradients, update the weights,
+            // send them back.  The update sits between the gather and the return.
+            for (std::size_t k = 0; k < m_buckets.size(); ++k) {
+                const std::size_t base = list.size();
+                std::vector<op> x = collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
+                                                   exchange_options(k, {}));
+                std::size_t pos = 0;
+                while (pos < x.size() && x[pos].kind != op_kind::SEND) ++pos;
+                op u;
+                u.name = prefix + "update_" + m_buckets[k].name;
+                u.kind = op_kind::UPDATE;
+                u.unit = op_unit::CPU;
+                u.bytes = m_buckets[k].bytes;
+                u.address = weight_address(k);
+                if (pos == x.size()) {
+                    throw std::logic_error("training_builder: the aggregator returns nothing");
+                }
+                u.after = x[pos].after;
+                const std::size_t u_index = base + pos;
+                for (std::size_t j = pos; j < x.size(); ++j) {
+                    for (std::size_t& a : x[j].after) {
+                        if (a >= u_index) ++a;
+                    }
+                    x[j].after.push_back(u_index);
+                    x[j] = with_after(x[j], x[j].after);
+                }
+                x.insert(x.begin() + static_cast<std::ptrdiff_t>(pos), u);
+                for (auto& o : x) push(std::move(o));
+            }
+            continue;
+        }
+
+        for (std::size_t l = 0; l < n; ++l) {
+            const auto& L = layers[l];
+            op f;
+            f.name = prefix + "fwd_" + L.name;
+            f.unit = compute_unit;
+            if (m_options.forward_ps) {
+                f.kind = op_kind::DELAY;
+                f.delay_ps = m_forward_delay_ps[l];
+            } else {
+                f.kind = gpu ? op_kind::GPU_COMPUTE : op_kind::COMPUTE;
+                f.flops = static_cast<double>(L.forward_flops);
+                // Read the weights, write the output activations (paleo.md eq. 1's I/O).
+                f.bytes = static_cast<std::uint64_t>(L.weight_bytes + L.activation_bytes);
+                if (!gpu) f.address = m_activation_base + m_activation_offset[l];
+            }
+            const std::ptrdiff_t k = m_bucket_of_layer[l];
+            push(with_after(f, k >= 0 ? weights_ready[static_cast<std::size_t>(k)]
+                                      : std::vector<std::size_t>{}));
+        }
+
+        std::vector<std::vector<std::size_t>> done(m_buckets.size());
+        auto emit_update = [&](std::size_t k) {
+            std::vector<std::size_t> ready = done[k];
+            if (ring) {
+                op u;
+                u.name = prefix + "update_" + m_buckets[k].name;
+                u.kind = op_kind::UPDATE;
+                u.unit = op_unit::CPU;
+                u.bytes = m_buckets[k].bytes;
+                u.address = weight_address(k);
+                ready = {push(with_after(u, done[k]))};
+            }
+            if (gpu) {
+                op c;
+                c.name = prefix + "c2g_" + m_buckets[k].name;
+                c.kind = op_kind::COPY_TO_GPU;
+                c.unit = op_unit::COPY;
+                c.bytes = m_buckets[k].bytes;
+                c.address = weight_address(k);
+                ready = {push(with_after(c, ready))};
+            }
+            weights_ready[k] = ready;
+        };
+
+        // Buckets close in backward order; the first closes at the highest layer.
+        std::size_t next_bucket = 0;
+        std::vector<std::size_t> pending;
+        for (std::size_t l = n; l-- > 0;) {
+            const auto& L = layers[l];
+            op b;
+            b.name = prefix + "bwd_" + L.name;
+            b.unit = compute_unit;
+            if (m_options.backward_ps) {
+                b.kind = op_kind::DELAY;
+                b.delay_ps = m_backward_delay_ps[l];
+            } else {
+                b.kind = gpu ? op_kind::GPU_COMPUTE : op_kind::COMPUTE;
+                b.flops = static_cast<double>(L.backward_flops());
+                // Read the weights, the activations and the output gradient; write the weight
+                // gradient.
+                b.bytes = static_cast<std::uint64_t>(L.weight_bytes + L.weight_grad_bytes +
+                                                     2 * L.activation_bytes);
+                if (!gpu) b.address = m_activation_base + m_activation_offset[l];
+            }
+            const std::size_t bi = push(b);
+
+            std::vector<std::size_t> closing;
+            while (next_bucket < m_buckets.size() && m_buckets[next_bucket].close_layer == l) {
+                closing.push_back(next_bucket++);
+            }
+            for (std::size_t k : closing) {
+                std::size_t start = bi;
+                if (gpu) {
+                    op c;
+                    c.name = prefix + "c2h_" + m_buckets[k].name;
+                    c.kind = op_kind::COPY_TO_HOST;
+                    c.unit = op_unit::COPY;
+                    c.bytes = m_buckets[k].bytes;
+                    c.address = m_grad_base + m_buckets[k].offset;
+                    start = push(with_after(c, {bi}));
+                }
+                const std::size_t base = list.size();
+                for (auto& o : collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
+                                              exchange_options(k, {start}))) {
+                    push(std::move(o));
+                }
+                done[k] = frontier(list, base);
+            }
+            // smartnic.md Fig. 3b / T_total: the update of a bucket follows the backward op after
+            // the one that closed it, so the cpu computes that op while the bucket's exchange runs
+            // (max(U_{l+1} + B_{l-1}, AR_l)).
+            if (overlap) {
+                for (std::size_t k : pending) emit_update(k);
+                pending = closing;
+            } else {
+                for (std::size_t k : closing) emit_update(k);
+            }
+        }
+        for (std::size_t k : pending) emit_update(k);
+    }
+    return list;
+}
+
+}  // namespace trainvp::workloads

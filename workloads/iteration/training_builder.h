@@ -1,0 +1,104 @@
+// A data-parallel training iteration of one model, as the op list of every rank: forward and
+// backward per layer, the gradient exchange (a collective schedule expanded by collective_ops)
+// and the weight update, under one of two policies (README.md in this folder has the op
+// structure of each).  Pure C++ (no SystemC).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "workloads/collectives/schedule.h"
+#include "workloads/models/model.h"
+#include "workloads/ops/op.h"
+
+namespace trainvp::workloads {
+
+enum class exchange_algorithm {
+    RING,               // inceptionn.md Alg. 1; every worker updates its own weights
+    WORKER_AGGREGATOR,  // inceptionn.md §II-B: the aggregator sums, updates, returns weights
+};
+
+enum class exchange_policy {
+    // inceptionn.md Alg. 1: one exchange of all gradients after the whole backward pass.
+    AFTER_BACKWARD,
+    // smartnic.md Fig. 3b: each bucket's exchange starts when the backward op that produces its
+    // last gradient ends, on the comm unit, while the backward pass continues.
+    OVERLAP_LAYERS,
+};
+
+enum class compute_placement {
+    CPU,  // compute ops on the host's cpu unit
+    GPU,  // gpu_compute ops, plus the gradient and weight copies of inceptionn.md Table II
+};
+
+struct training_options {
+    std::vector<std::uint32_t> workers;       // node ids, in ring order (rank r = workers[r])
+    std::optional<std::uint32_t> aggregator;  // node id; required by WORKER_AGGREGATOR only
+    exchange_algorithm algorithm = exchange_algorithm::RING;
+    exchange_policy policy = exchange_policy::AFTER_BACKWARD;
+    // OVERLAP_LAYERS: a bucket closes when it holds at least this many gradient bytes (walking
+    // the layers backwards); 0 gives one bucket per layer with parameters.
+    std::uint64_t bucket_bytes = 0;
+    compute_placement compute = compute_placement::CPU;
+    // Measured phase times per iteration (inceptionn.md Table II's forward and backward rows):
+    // when set, the phase is DELAY ops of these times split across layers by their FLOPs.
+    std::optional<std::uint64_t> forward_ps;
+    std::optional<std::uint64_t> backward_ps;
+    int iterations = 1;
+    std::uint8_t tos = 0;  // of the exchange's sends
+};
+
+// One exchange unit: the gradients of a run of consecutive layers, contiguous in the gradient
+// buffer.
+struct gradient_bucket {
+    std::string name;          // the layer whose backward op closes it, or "all"
+    std::size_t close_layer;   // the exchange starts after this layer's backward op
+    std::uint64_t offset = 0;  // bytes into the gradient (and weight) buffer
+    std::uint64_t bytes = 0;
+    std::vector<std::size_t> layers;  // layers with parameters in it, highest first
+};
+
+class training_builder {
+public:
+    // Throws std::invalid_argument on options that cannot form an iteration (fewer than 2 ring
+    // workers, no workers, a missing or extra aggregator, repeated node ids, iterations < 1, a
+    // model without parameters).
+    training_builder(const models::model& m, training_options o);
+
+    const std::vector<gradient_bucket>& buckets() const { return m_buckets; }
+    std::size_t ranks() const { return m_options.workers.size(); }
+
+    // The op list of worker `rank` (0-based, in ring order).
+    std::vector<ops::op> worker_ops(std::size_t rank) const;
+    // The aggregator's op list (WORKER_AGGREGATOR only; empty for RING).
+    std::vector<ops::op> aggregator_ops() const;
+
+    // Where the buffers live in host memory (weights, then gradients, then activations); the
+    // addresses only have to be distinct and inside the host's memory.
+    static constexpr std::uint64_t k_weight_base = 1ull << 30;
+
+private:
+    std::vector<ops::op> build(std::size_t rank, bool aggregator) const;
+
+    models::model m_model;
+    training_options m_options;
+    std::vector<collectives::schedule> m_schedules;  // per bucket, the same every iteration
+    std::vector<gradient_bucket> m_buckets;
+    std::vector<std::ptrdiff_t> m_bucket_of_layer;  // -1 for a layer without parameters
+    std::vector<std::uint64_t> m_layer_offset;      // gradient/weight offset of each layer
+    std::vector<std::uint64_t> m_activation_offset;
+    std::uint64_t m_grad_base = 0;
+    std::uint64_t m_activation_base = 0;
+    std::vector<std::uint64_t> m_forward_delay_ps;   // per layer, when forward_ps is set
+    std::vector<std::uint64_t> m_backward_delay_ps;  // per layer, when backward_ps is set
+};
+
+// `total` split over parts in proportion to `weights`, in integers that sum to `total` exactly
+// (cumulative rounding); equal parts when every weight is 0.
+std::vector<std::uint64_t> split_proportionally(std::uint64_t total,
+                                                const std::vector<double>& weights);
+
+}  // namespace trainvp::workloads
