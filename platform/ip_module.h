@@ -2,6 +2,7 @@
 // and declare params, ports, stats and signals in a static `declare(type_decl<T>&)`.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <systemc>
@@ -35,6 +36,10 @@ public:
     static double ns(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }
 
 protected:
+    // Registers a thread (use instead of SC_THREAD).  An exception escaping `body` does not
+    // unwind through the kernel: it fails the run (sim_context::fail) and the thread ends.
+    void spawn_thread(const char* name, std::function<void()> body);
+
     sim_context& ctx() const { return *m_ctx; }
     // Tells the controller a driver finished (call once, after finished() turns true).
     void notify_finished() { m_ctx->driver_done().notify(sc_core::SC_ZERO_TIME); }

@@ -46,6 +46,15 @@ public:
 
     sc_core::sc_event& driver_done() { return m_driver_done; }
 
+    // A block failed inside a process: the first error is kept and the run stops; the
+    // simulation raises it as a sim_error once sc_start has returned, on the main stack (an
+    // exception must not unwind through the SystemC kernel's coroutines).
+    void fail(const std::string& message) {
+        if (m_error.empty()) m_error = message;
+        sc_core::sc_stop();
+    }
+    const std::string& error() const { return m_error; }
+
     // A random stream per block, derived from the run's seed and the block's path, so that
     // adding a block does not change the numbers another block draws.
     std::mt19937_64 rng_for(const std::string& path) const;
@@ -59,6 +68,7 @@ private:
     sim_settings m_settings;
     timeline m_timeline;
     sc_core::sc_time m_progress_until;
+    std::string m_error;
     sc_core::sc_event m_driver_done{"trainvp_driver_done"};
 };
 

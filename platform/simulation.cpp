@@ -286,6 +286,13 @@ run_result simulation::run() {
     }
     r.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    if (!m_ctx.error().empty()) {
+        if (m_vcd) {
+            sc_core::sc_close_vcd_trace_file(m_vcd);
+            m_vcd = nullptr;
+        }
+        throw sim_error(m_ctx.error());
+    }
     r.end_time = sc_core::sc_time_stamp();
     r.status = m_controller->status;
     r.stall_report = m_controller->stall_report;

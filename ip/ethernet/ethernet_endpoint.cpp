@@ -87,7 +87,7 @@ ethernet_endpoint::ethernet_endpoint(const sc_core::sc_module_name& name, const 
             "frames: " + std::to_string(m_frames) + " needs a destination node id (dst >= 0)");
     }
     rx.register_b_transport(this, &ethernet_endpoint::receive);
-    SC_THREAD(run);
+    spawn_thread("run", [this] { run(); });
 }
 
 void ethernet_endpoint::run() {

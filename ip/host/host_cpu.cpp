@@ -136,11 +136,11 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
                 &m_ops_copy_to_gpu, &m_ops_sum,         &m_ops_update,
                 &m_ops_send,        &m_ops_recv,        &m_ops_delay};
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
-    SC_THREAD(run_cpu);
-    SC_THREAD(run_comm);
-    SC_THREAD(run_gpu);
-    SC_THREAD(run_copy);
-    SC_THREAD(finish_when_done);
+    spawn_thread("run_cpu", [this] { run_cpu(); });
+    spawn_thread("run_comm", [this] { run_comm(); });
+    spawn_thread("run_gpu", [this] { run_gpu(); });
+    spawn_thread("run_copy", [this] { run_copy(); });
+    spawn_thread("finish_when_done", [this] { finish_when_done(); });
 }
 
 std::string host_cpu::describe(std::size_t i) const {

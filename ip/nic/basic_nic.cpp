@@ -19,7 +19,7 @@ basic_nic::basic_nic(const sc_core::sc_module_name& name, const params& p) : ip_
     m_dma.configure(s);
     host.register_b_transport(this, &basic_nic::host_b_transport);
     eth_rx.register_b_transport(this, &basic_nic::rx_b_transport);
-    SC_THREAD(tx_thread);
+    spawn_thread("tx_thread", [this] { tx_thread(); });
 }
 
 void basic_nic::host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

@@ -46,7 +46,7 @@ traffic_generator::traffic_generator(const sc_core::sc_module_name& name, const 
     if (m_region.bytes < m_message_size.bytes) {
         throw input_error(p.where(), path() + ".region", "region is smaller than message_size");
     }
-    SC_THREAD(run);
+    spawn_thread("run", [this] { run(); });
 }
 
 void traffic_generator::run() {

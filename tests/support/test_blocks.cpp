@@ -31,7 +31,7 @@ void eth_hub::declare(type_decl<eth_hub>& d) {
 
 stuck_driver::stuck_driver(const sc_core::sc_module_name& n, const params& p) : ip_module(n, p) {
     p.apply(*this);
-    SC_THREAD(run);
+    spawn_thread("run", [this] { run(); });
 }
 
 void stuck_driver::declare(type_decl<stuck_driver>& d) {

@@ -26,7 +26,7 @@ nic_loopback::nic_loopback(const sc_core::sc_module_name& n, const params& p) : 
     for (std::size_t i = 0; i < host.size(); ++i) {
         host[i].register_b_transport(this, &nic_loopback::b_transport, static_cast<int>(i));
     }
-    SC_THREAD(deliver);
+    spawn_thread("deliver", [this] { deliver(); });
 }
 
 void nic_loopback::b_transport(int port, tlm::tlm_generic_payload& trans, sc_time& delay) {

@@ -7,7 +7,7 @@ namespace trainvp::test {
 nic_driver::nic_driver(const sc_core::sc_module_name& n, const params& p) : ip_module(n, p) {
     p.apply(*this);
     nic_notify.register_b_transport(this, &nic_driver::on_notify);
-    SC_THREAD(run);
+    spawn_thread("run", [this] { run(); });
 }
 
 void nic_driver::declare(type_decl<nic_driver>& d) {

@@ -43,7 +43,7 @@ dma_driver::dma_driver(const sc_core::sc_module_name& n, const params& p) : ip_m
     s.outstanding = m_outstanding;
     s.setup = ps(m_setup.ps);
     m_channel.configure(s);
-    SC_THREAD(run);
+    spawn_thread("run", [this] { run(); });
 }
 
 void dma_driver::run() {
@@ -74,7 +74,7 @@ void dma_submitter::declare(type_decl<dma_submitter>& d) {
 
 dma_submitter::dma_submitter(const sc_core::sc_module_name& n, const params& p) : ip_module(n, p) {
     p.apply(*this);
-    SC_THREAD(run);
+    spawn_thread("run", [this] { run(); });
 }
 
 void dma_submitter::run() {
