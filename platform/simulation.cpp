@@ -33,6 +33,8 @@ const char* run_status_name(run_status s) {
             return "max_time";
         case run_status::STALLED:
             return "stalled";
+        case run_status::FAILED:
+            return "failed";
         case run_status::IDLE:
             return "idle";
     }
@@ -286,15 +288,14 @@ run_result simulation::run() {
     }
     r.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    // A failure is a result, not an exception: an exception thrown on the main stack after
+    // SystemC has switched coroutine stacks leaves AddressSanitizer with stale stack state.
     if (!m_ctx.error().empty()) {
-        if (m_vcd) {
-            sc_core::sc_close_vcd_trace_file(m_vcd);
-            m_vcd = nullptr;
-        }
-        throw sim_error(m_ctx.error());
+        r.status = run_status::FAILED;
+        r.error = m_ctx.error();
     }
     r.end_time = sc_core::sc_time_stamp();
-    r.status = m_controller->status;
+    if (r.status != run_status::FAILED) r.status = m_controller->status;
     r.stall_report = m_controller->stall_report;
     if (r.status == run_status::IDLE) {
         bool drivers = false, done = true;

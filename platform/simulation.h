@@ -17,7 +17,7 @@
 
 namespace trainvp {
 
-enum class run_status { FINISHED, MAX_TIME, STALLED, IDLE };
+enum class run_status { FINISHED, MAX_TIME, STALLED, FAILED, IDLE };
 
 const char* run_status_name(run_status s);
 
@@ -26,6 +26,7 @@ struct run_result {
     sc_core::sc_time end_time;
     double wall_seconds = 0.0;
     std::string stall_report;  // the blocks that hold work, for STALLED
+    std::string error;         // what failed, for FAILED (a block's sim_error)
 };
 
 class simulation {

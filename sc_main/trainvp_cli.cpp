@@ -191,6 +191,10 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
         m_err << "trainvp: error: " << r.stall_report << "\n";
         return k_sim_error;
     }
+    if (r.status == run_status::FAILED) {
+        m_err << "trainvp: error: " << r.error << "\n";
+        return k_sim_error;
+    }
     return k_ok;
 }
 

@@ -39,6 +39,8 @@ private:
     units::data_size m_region;
     units::duration m_start;
 
+    std::vector<unsigned char> m_data;
+    std::deque<sc_core::sc_time> m_completions;
     bool m_finished = false;
     std::uint64_t m_completed = 0;
     sc_core::sc_time m_first_issue, m_last_completion;

@@ -144,6 +144,16 @@ TEST(cli, an_unwritable_output_folder_is_one_message_and_exit_1) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+TEST(cli, a_failed_run_writes_its_outputs_and_exits_1) {
+    auto dir = test::temp_dir("failed_run");
+    auto r = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " + dir.string() +
+                     " --set node[0].gen.address=20GiB");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "trainvp: error: node[0].gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE\n");
+    auto stats = nlohmann::json::parse(test::read_file(dir / "stats.json"));
+    EXPECT_EQ(stats["run"]["status"], "failed");
+}
+
 TEST(cli, ip_reference_is_generated_from_the_declarations) {
     auto r = trainvp("describe --markdown");
     ASSERT_EQ(r.exit_code, 0);

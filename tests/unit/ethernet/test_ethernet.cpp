@@ -304,16 +304,12 @@ TEST(ethernet_switch, addresses_map_node_ids_to_ports) {
 TEST(ethernet_switch, a_frame_for_an_unknown_node_is_a_simulation_error_naming_it) {
     auto sim = test::make_sim(star(2), {"node[0].ep.dst=7", "node[0].ep.frames=1"});
     sim->elaborate();
-    std::string message;
-    try {
-        sim->run();
-    } catch (const std::exception& e) {
-        message = e.what();
-    }
-    EXPECT_NE(message.find("sw: a frame from node 0 (rx[0]) is addressed to node 7, which no "
+    const run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FAILED);
+    EXPECT_NE(r.error.find("sw: a frame from node 0 (rx[0]) is addressed to node 7, which no "
                            "port reaches"),
               std::string::npos)
-        << message;
+        << r.error;
 }
 
 // ---------------------------------------------------------------------------------------------
