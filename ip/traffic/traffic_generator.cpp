@@ -59,9 +59,13 @@ void traffic_generator::run() {
                       sc_core::SC_PS);
     const std::uint64_t size = m_message_size.bytes;
     const std::uint64_t slots = m_region.bytes / size;
-    std::vector<unsigned char> data(
-        static_cast<std::size_t>(std::min<std::uint64_t>(size, 1 << 16)));
-    std::deque<sc_time> completions;  // of the last `outstanding` messages
+    // A buffer of the full message size: a functional target may read or write all of it.  It
+    // and the completion window are members: a thread still suspended when a run stops (at
+    // max_time) is never unwound, and what its stack owned would leak.
+    m_data.assign(static_cast<std::size_t>(size), 0);
+    std::vector<unsigned char>& data = m_data;
+    std::deque<sc_time>& completions = m_completions;  // of the last `outstanding` messages
+    completions.clear();
     sc_time issue = start;
     m_first_issue = start;
     m_last_completion = start;
