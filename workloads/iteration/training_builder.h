@@ -19,6 +19,8 @@ namespace trainvp::workloads {
 enum class exchange_algorithm {
     RING,               // inceptionn.md Alg. 1; every worker updates its own weights
     WORKER_AGGREGATOR,  // inceptionn.md §II-B: the aggregator sums, updates, returns weights
+    NONE,  // no exchange: each worker trains alone (the single-node baselines: paleo.md Table 1,
+           // smartnic.md Fig. 4b's one node); a GPU worker updates on the GPU
 };
 
 enum class exchange_policy {
