@@ -49,8 +49,9 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
             std::string("expected a map (model, batch, workers, ...), got ") + t.kind_name());
     }
     const std::vector<std::string> keys = {
-        "model",  "batch",   "workers",      "aggregator",    "algorithm",  "policy",
-        "bucket", "compute", "forward_time", "backward_time", "iterations", "tos"};
+        "model",         "model_parameters", "batch",  "workers",  "aggregator",
+        "algorithm",     "policy",           "bucket", "compute",  "forward_time",
+        "backward_time", "iterations",       "tos",    "broadcast"};
     for (const auto& e : t.entries()) {
         if (std::find(keys.begin(), keys.end(), e.key) == keys.end()) {
             throw input_error(e.key_loc, base + "." + e.key,
@@ -88,6 +89,20 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
     models::model_options mo;
     mo.batch = batch;
     mo.origin = mv.loc();
+    // The model file's parameters (hdc's fc_layers, mlp's layers and width), as integers.
+    if (const config_node* pv = t.find("model_parameters")) {
+        if (!pv->is_map()) {
+            throw input_error(
+                pv->loc(), key_of("model_parameters"),
+                std::string("expected a map of parameter: integer, got ") + pv->kind_name());
+        }
+        for (const auto& e : pv->entries()) {
+            mo.parameters[e.key] =
+                param_parse::to_int(e.value, training_decl(e.key, param_kind::INT),
+                                    key_of("model_parameters." + e.key));
+        }
+        mo.origin = pv->loc();
+    }
     const models::model model = models::load_model(models::find_zoo_model(model_name), mo);
 
     workloads::training_options o;
@@ -98,6 +113,17 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
         o.algorithm = algorithms[param_parse::to_choice(
             *v, training_decl("algorithm", param_kind::ENUM, {"ring", "worker_aggregator", "none"}),
             key_of("algorithm"))];
+    }
+    if (const config_node* v = t.find("broadcast")) {
+        if (o.algorithm != exchange_algorithm::WORKER_AGGREGATOR) {
+            throw input_error(v->loc(), key_of("broadcast"),
+                              "only algorithm worker_aggregator returns weights by a broadcast");
+        }
+        o.wa_return = param_parse::to_choice(
+                          *v, training_decl("broadcast", param_kind::ENUM, {"direct", "binomial"}),
+                          key_of("broadcast")) == 0
+                          ? collectives::aggregator_return::TREE
+                          : collectives::aggregator_return::BINOMIAL;
     }
     if (const config_node* v = t.find("policy")) {
         o.policy =

@@ -62,6 +62,12 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
             "Memory transactions in flight at most (modelling knob for the cores' memory-level "
             "parallelism; enough to cover the memory latency gives traffic / bandwidth)")
         .range("1", "1024");
+    d.param("stream_bandwidth", &host_cpu::m_stream_bandwidth, "0GB/s",
+            "Sustained memory bandwidth the software's memory-bound ops (sum, update, compute "
+            "traffic) reach; 0 = only the memory and the window limit them. Like paleo.md "
+            "§3.3's platform percent of peak for compute: fewer threads or no streaming stores "
+            "reach a fraction of the DRAM's bandwidth. Fit it to a measured sum or update")
+        .range("0GB/s", "10TB/s");
     d.param("send_overhead", &host_cpu::m_send_overhead, "0ns",
             "Software time per send before the descriptor reaches the NIC (MPI and driver). "
             "Calibration param: fit it to a measured small-message time")
@@ -316,6 +322,7 @@ sc_time host_cpu::memory_traffic(const ops::op& o, const sc_time& start) {
     const sc_time quantum = tlm::tlm_global_quantum::instance().get();
     std::deque<sc_time> window;  // completions of the last memory_outstanding chunks
     sc_time last = start;
+    std::uint64_t issued = 0;  // bytes, over all passes, for stream_bandwidth's pacing
     tlm::tlm_generic_payload trans;
     std::vector<unsigned char> scratch(
         static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes)));
@@ -328,6 +335,11 @@ sc_time host_cpu::memory_traffic(const ops::op& o, const sc_time& start) {
                 issue = std::max(issue, window.front());
                 window.pop_front();
             }
+            if (m_stream_bandwidth.bytes_per_s > 0) {
+                issue =
+                    std::max(issue, start + ps_time(m_stream_bandwidth.transfer_time(issued).ps));
+            }
+            issued += len;
             // Stay within a quantum of the issue time so that other initiators of the same
             // memory (DMA engines) reserve it in roughly time order.
             const sc_time now = sc_core::sc_time_stamp();

@@ -111,6 +111,7 @@ private:
     std::uint64_t m_comm_cores = 0;
     units::data_size m_memory_chunk;
     std::uint64_t m_memory_outstanding = 0;
+    units::bandwidth m_stream_bandwidth;
     units::duration m_send_overhead;
     units::duration m_recv_overhead;
 

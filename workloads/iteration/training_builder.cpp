@@ -139,8 +139,10 @@ training_builder::training_builder(const models::model& m, training_options o)
             m_schedules.push_back(collectives::ring_allreduce(p, b.bytes / bpv));
         } else {
             // TREE with one aggregator: it sends the updated weights straight back to each
-            // worker (inceptionn.md Fig. 1(a)).
-            m_schedules.push_back(collectives::worker_aggregator(p, b.bytes / bpv));
+            // worker (inceptionn.md Fig. 1(a)); BINOMIAL: through the workers.
+            collectives::worker_aggregator_options wo;
+            wo.result_return = m_options.wa_return;
+            m_schedules.push_back(collectives::worker_aggregator(p, b.bytes / bpv, wo));
         }
     }
 
