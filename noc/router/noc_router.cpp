@@ -1,0 +1,120 @@
+#include "noc/router/noc_router.h"
+
+#include "noc/network/noc_network.h"
+#include "noc/topology/noc_topology.h"
+
+namespace trainvp::noc {
+
+noc_router::noc_router(int id, int ports, int vcs, int depth, int vc_classes)
+    : m_id(id),
+      m_ports(ports),
+      m_vcs(vcs),
+      m_depth(depth),
+      m_vcs_per_class(vcs / vc_classes),
+      m_port_count(static_cast<std::size_t>(ports), 0),
+      m_in(static_cast<std::size_t>(ports * vcs)),
+      m_buffer(static_cast<std::size_t>(ports * vcs * depth)),
+      m_outvc(static_cast<std::size_t>(ports * vcs)),
+      m_out(static_cast<std::size_t>(ports)),
+      m_sa_in(static_cast<std::size_t>(ports)),
+      m_nominee(static_cast<std::size_t>(ports), -1),
+      m_requests(static_cast<std::size_t>(ports), 0) {}
+
+void noc_router::set_credits(int port, int credits) {
+    for (int v = 0; v < m_vcs; ++v) out_vc(port, v).credits = credits;
+}
+
+void noc_router::write(int port, int vc, const noc_flit& f) {
+    input_vc& ivc = in_vc(port, vc);
+    slot(port, vc, ivc.head + ivc.count) = f;
+    ++ivc.count;
+    ++m_port_count[static_cast<std::size_t>(port)];
+    ++m_buffered;
+}
+
+bool noc_router::allocate_vc(int port, int cls, input_vc& ivc, noc_network& net) {
+    if (port == PORT_LOCAL) {  // the ejection port's sink takes every packet at once
+        ivc.out_vc = 0;
+        return true;
+    }
+    output_unit& o = m_out[static_cast<std::size_t>(port)];
+    const int base = cls * m_vcs_per_class;
+    for (int i = 0; i < m_vcs_per_class; ++i) {
+        const int v = base + (o.va_next + i) % m_vcs_per_class;
+        output_vc& ov = out_vc(port, v);
+        if (!ov.owned) {
+            ov.owned = true;
+            ivc.out_vc = static_cast<std::int16_t>(v);
+            o.va_next = (v - base + 1) % m_vcs_per_class;
+            ++net.counts().vc_allocations;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool noc_router::step(std::uint64_t now, noc_network& net) {
+    if (m_buffered == 0) return false;
+    // Input stage: VC allocation for heads at the front of their VC, then each input port
+    // nominates one VC that has a VC downstream, a credit and a free output link.
+    std::uint64_t outputs = 0;
+    for (int p = 0; p < m_ports; ++p) {
+        if (m_port_count[static_cast<std::size_t>(p)] == 0) continue;
+        std::uint64_t ready = 0;
+        for (int v = 0; v < m_vcs; ++v) {
+            input_vc& ivc = in_vc(p, v);
+            if (ivc.count == 0) continue;
+            const noc_flit& f = slot(p, v, ivc.head);
+            if (f.ready > now) continue;
+            if (ivc.out_port < 0) {
+                const auto r = net.route(m_id, p, v / m_vcs_per_class, f.packet);
+                ivc.out_port = static_cast<std::int16_t>(r.port);
+                ivc.out_class = static_cast<std::int16_t>(r.vc_class);
+            }
+            if (ivc.out_vc < 0 && !allocate_vc(ivc.out_port, ivc.out_class, ivc, net)) continue;
+            const int op = ivc.out_port;
+            if (m_out[static_cast<std::size_t>(op)].free_at > now) continue;
+            if (op != PORT_LOCAL && out_vc(op, ivc.out_vc).credits <= 0) continue;
+            ready |= std::uint64_t{1} << v;
+        }
+        if (ready == 0) continue;
+        const int v = m_sa_in[static_cast<std::size_t>(p)].pick(ready);
+        m_nominee[static_cast<std::size_t>(p)] = v;
+        const int op = in_vc(p, v).out_port;
+        m_requests[static_cast<std::size_t>(op)] |= std::uint64_t{1} << p;
+        outputs |= std::uint64_t{1} << op;
+    }
+    // Output stage: each requested output port grants one input; the winner crosses the
+    // crossbar this cycle.
+    while (outputs != 0) {
+        const int op = __builtin_ctzll(outputs);
+        outputs &= outputs - 1;
+        output_unit& o = m_out[static_cast<std::size_t>(op)];
+        const int p = o.sa.pick(m_requests[static_cast<std::size_t>(op)]);
+        m_requests[static_cast<std::size_t>(op)] = 0;
+        const int v = m_nominee[static_cast<std::size_t>(p)];
+        input_vc& ivc = in_vc(p, v);
+        const noc_flit f = slot(p, v, ivc.head);
+        ++ivc.head;
+        --ivc.count;
+        --m_port_count[static_cast<std::size_t>(p)];
+        --m_buffered;
+        const int ov = ivc.out_vc;
+        net.on_leave(m_id, p, v, now);
+        if (op == PORT_LOCAL) {
+            o.free_at = now + 1;
+            net.eject(m_id, f, now);
+        } else {
+            --out_vc(op, ov).credits;
+            o.free_at = now + net.send(m_id, op, ov, f, now);
+        }
+        if (f.seq == f.last) {
+            if (op != PORT_LOCAL) out_vc(op, ov).owned = false;
+            ivc.out_port = -1;
+            ivc.out_vc = -1;
+        }
+    }
+    return m_buffered > 0;
+}
+
+}  // namespace trainvp::noc

@@ -1,0 +1,69 @@
+#include "noc/topology/route_table.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace trainvp::noc {
+
+route_table::route_table(int routers, int unset_port)
+    : m_routers(routers),
+      m_port(static_cast<std::size_t>(routers) * static_cast<std::size_t>(routers),
+             static_cast<std::int8_t>(unset_port)) {}
+
+namespace {
+
+// The output port of `r` whose channel reaches `next` (preferring a mesh or wrap link).
+int port_to(const noc_topology& t, int r, int next) {
+    for (int p = 1; p < t.ports(); ++p) {
+        const int c = t.out_channel(r, p);
+        if (c < 0) continue;
+        const auto& ch = t.channels()[static_cast<std::size_t>(c)];
+        if (ch.dst == next && ch.kind != channel_kind::BYPASS_X &&
+            ch.kind != channel_kind::BYPASS_Y) {
+            return p;
+        }
+    }
+    throw std::invalid_argument("dimension-order routing needs a link from router " +
+                                std::to_string(r) + " to router " + std::to_string(next) +
+                                ", and its port is muxed elsewhere or absent");
+}
+
+// The next coordinate along one dimension from `a` towards `b` (a != b).
+int step(const noc_topology& t, int a, int b) {
+    const int k = t.size();
+    switch (t.kind()) {
+        case topology_kind::FLATTENED_BUTTERFLY:
+            return b;
+        case topology_kind::TORUS: {
+            const int fwd = (b - a + k) % k;
+            return fwd <= k - fwd ? (a + 1) % k : (a + k - 1) % k;
+        }
+        default:
+            return b > a ? a + 1 : a - 1;
+    }
+}
+
+}  // namespace
+
+route_table route_table::dimension_order(const noc_topology& t, bool x_first) {
+    route_table rt(t.routers());
+    for (int r = 0; r < t.routers(); ++r) {
+        for (int d = 0; d < t.routers(); ++d) {
+            if (r == d) {
+                rt.set(r, d, PORT_LOCAL);
+                continue;
+            }
+            const int x = t.x(r), y = t.y(r), dx = t.x(d), dy = t.y(d);
+            int next;
+            if ((x_first && x != dx) || (!x_first && y == dy)) {
+                next = t.router_at(step(t, x, dx), y);
+            } else {
+                next = t.router_at(x, step(t, y, dy));
+            }
+            rt.set(r, d, port_to(t, r, next));
+        }
+    }
+    return rt;
+}
+
+}  // namespace trainvp::noc

@@ -1,0 +1,39 @@
+// Table-based routing: for each router and destination, the output port.  Filled before the
+// run (dimension-order routing generated from the topology, or a collective's mapping set entry
+// by entry); the router only looks it up.  Pure C++.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "noc/topology/noc_topology.h"
+
+namespace trainvp::noc {
+
+class route_table {
+public:
+    route_table() = default;
+    route_table(int routers, int unset_port = -1);
+
+    // Dimension-order routing: x first (xy) or y first.  Mesh and ARIES step one router at a
+    // time over mesh links; a torus takes the shorter way round each ring (ties: +);
+    // a flattened butterfly jumps to the destination's column, then its row.  Throws
+    // std::invalid_argument when a needed link is missing (an ARIES port muxed to a bypass).
+    static route_table dimension_order(const noc_topology& t, bool x_first = true);
+
+    int port(int router, int dst) const {
+        return m_port[static_cast<std::size_t>(router) * static_cast<std::size_t>(m_routers) +
+                      static_cast<std::size_t>(dst)];
+    }
+    void set(int router, int dst, int port) {
+        m_port[static_cast<std::size_t>(router) * static_cast<std::size_t>(m_routers) +
+               static_cast<std::size_t>(dst)] = static_cast<std::int8_t>(port);
+    }
+    int routers() const { return m_routers; }
+
+private:
+    int m_routers = 0;
+    std::vector<std::int8_t> m_port;
+};
+
+}  // namespace trainvp::noc
