@@ -271,10 +271,6 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     m_router_flits.resize(static_cast<std::size_t>(n));
     m_occupancy.resize(static_cast<std::size_t>(n * ports));
     m_mux.resize(static_cast<std::size_t>(n * 4));
-    m_net->on_occupancy = [this, ports](int r, int port, int delta, std::uint64_t cycle) {
-        m_occupancy[static_cast<std::size_t>(r * ports + port)].change_at(
-            ps_time(cycle * m_cycle_ps), delta);
-    };
     if (m_rate > 0) {
         const std::uint64_t seed = ctx().rng_for(path())();
         m_traffic =
@@ -289,6 +285,14 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
 noc_interposer::~noc_interposer() = default;
 
 void noc_interposer::run() {
+    // Tracing is switched on after construction; without it the network makes no calls.
+    if (!m_occupancy.empty() && m_occupancy.front().enabled()) {
+        const int ports = m_topo->ports();
+        m_net->on_occupancy = [this, ports](int r, int port, int delta, std::uint64_t cycle) {
+            m_occupancy[static_cast<std::size_t>(r * ports + port)].change_at(
+                ps_time(cycle * m_cycle_ps), delta);
+        };
+    }
     // The mux settings are fixed before the run (aries.md §IV-C): trace them once.
     if (m_topo->ports() == 5) {
         for (int r = 0; r < m_topo->routers(); ++r) {

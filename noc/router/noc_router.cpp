@@ -12,6 +12,7 @@ noc_router::noc_router(int id, int ports, int vcs, int depth, int vc_classes)
       m_depth(depth),
       m_vcs_per_class(vcs / vc_classes),
       m_port_count(static_cast<std::size_t>(ports), 0),
+      m_nonempty(static_cast<std::size_t>(ports), 0),
       m_in(static_cast<std::size_t>(ports * vcs)),
       m_buffer(static_cast<std::size_t>(ports * vcs * depth)),
       m_outvc(static_cast<std::size_t>(ports * vcs)),
@@ -29,6 +30,7 @@ void noc_router::write(int port, int vc, const noc_flit& f) {
     slot(port, vc, ivc.head + ivc.count) = f;
     ++ivc.count;
     ++m_port_count[static_cast<std::size_t>(port)];
+    m_nonempty[static_cast<std::size_t>(port)] |= std::uint64_t{1} << vc;
     ++m_buffered;
 }
 
@@ -59,11 +61,11 @@ bool noc_router::step(std::uint64_t now, noc_network& net) {
     // nominates one VC that has a VC downstream, a credit and a free output link.
     std::uint64_t outputs = 0;
     for (int p = 0; p < m_ports; ++p) {
-        if (m_port_count[static_cast<std::size_t>(p)] == 0) continue;
         std::uint64_t ready = 0;
-        for (int v = 0; v < m_vcs; ++v) {
+        for (std::uint64_t vcs = m_nonempty[static_cast<std::size_t>(p)]; vcs != 0;
+             vcs &= vcs - 1) {
+            const int v = __builtin_ctzll(vcs);
             input_vc& ivc = in_vc(p, v);
-            if (ivc.count == 0) continue;
             const noc_flit& f = slot(p, v, ivc.head);
             if (f.ready > now) continue;
             if (ivc.out_port < 0) {
@@ -95,8 +97,8 @@ bool noc_router::step(std::uint64_t now, noc_network& net) {
         const int v = m_nominee[static_cast<std::size_t>(p)];
         input_vc& ivc = in_vc(p, v);
         const noc_flit f = slot(p, v, ivc.head);
-        ++ivc.head;
-        --ivc.count;
+        if (++ivc.head == static_cast<std::uint32_t>(m_depth)) ivc.head = 0;
+        if (--ivc.count == 0) m_nonempty[static_cast<std::size_t>(p)] &= ~(std::uint64_t{1} << v);
         --m_port_count[static_cast<std::size_t>(p)];
         --m_buffered;
         const int ov = ivc.out_vc;

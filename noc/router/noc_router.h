@@ -70,14 +70,17 @@ private:
 
     input_vc& in_vc(int p, int v) { return m_in[static_cast<std::size_t>(p * m_vcs + v)]; }
     output_vc& out_vc(int p, int v) { return m_outvc[static_cast<std::size_t>(p * m_vcs + v)]; }
+    // Buffer slot i (< 2 depth) of a VC's ring: no division on the hot path.
     noc_flit& slot(int p, int v, std::uint32_t i) {
-        return m_buffer[static_cast<std::size_t>((p * m_vcs + v) * m_depth) + i % m_depth];
+        if (i >= static_cast<std::uint32_t>(m_depth)) i -= static_cast<std::uint32_t>(m_depth);
+        return m_buffer[static_cast<std::size_t>((p * m_vcs + v) * m_depth) + i];
     }
     bool allocate_vc(int port, int cls, input_vc& ivc, noc_network& net);
 
     int m_id, m_ports, m_vcs, m_depth, m_vcs_per_class;
     int m_buffered = 0;
     std::vector<int> m_port_count;
+    std::vector<std::uint64_t> m_nonempty;  // per input port: bit v set when VC v holds flits
     std::vector<input_vc> m_in;
     std::vector<noc_flit> m_buffer;
     std::vector<output_vc> m_outvc;
