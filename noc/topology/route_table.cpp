@@ -1,5 +1,6 @@
 #include "noc/topology/route_table.h"
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +44,34 @@ int step(const noc_topology& t, int a, int b) {
     }
 }
 
+// ARIES: in the current dimension, the link (mesh or bypass) that gets furthest towards the
+// destination without passing it.  Moves stay monotone within a dimension, so with the
+// dimension order the channel dependencies stay acyclic (the check confirms it).
+int aries_port(const noc_topology& t, int r, int d, bool x_first) {
+    const bool move_x = x_first ? t.x(r) != t.x(d) : t.y(r) == t.y(d);
+    const int dim = move_x ? 0 : 1;
+    const int here = move_x ? t.x(r) : t.y(r), goal = move_x ? t.x(d) : t.y(d);
+    int best = -1, best_gain = 0;
+    for (int p = 1; p < t.ports(); ++p) {
+        const int c = t.out_channel(r, p);
+        if (c < 0) continue;
+        const auto& ch = t.channels()[static_cast<std::size_t>(c)];
+        if (ch.dim != dim) continue;
+        const int there = move_x ? t.x(ch.dst) : t.y(ch.dst);
+        const int gain = goal > here ? there - here : here - there;
+        if (gain > best_gain && gain <= std::abs(goal - here)) {
+            best = p;
+            best_gain = gain;
+        }
+    }
+    if (best < 0) {
+        throw std::invalid_argument("dimension-order routing on ARIES finds no link from router " +
+                                    std::to_string(r) + " towards router " + std::to_string(d) +
+                                    " (the ports it needs are muxed to bypass links)");
+    }
+    return best;
+}
+
 }  // namespace
 
 route_table route_table::dimension_order(const noc_topology& t, bool x_first) {
@@ -60,7 +89,11 @@ route_table route_table::dimension_order(const noc_topology& t, bool x_first) {
             } else {
                 next = t.router_at(x, step(t, y, dy));
             }
-            rt.set(r, d, port_to(t, r, next));
+            if (t.kind() == topology_kind::ARIES) {
+                rt.set(r, d, aries_port(t, r, d, x_first));
+            } else {
+                rt.set(r, d, port_to(t, r, next));
+            }
         }
     }
     return rt;

@@ -17,8 +17,10 @@ public:
 
     // Dimension-order routing: x first (xy) or y first.  Mesh and ARIES step one router at a
     // time over mesh links; a torus takes the shorter way round each ring (ties: +);
-    // a flattened butterfly jumps to the destination's column, then its row.  Throws
-    // std::invalid_argument when a needed link is missing (an ARIES port muxed to a bypass).
+    // a flattened butterfly jumps to the destination's column, then its row; ARIES takes, in
+    // the current dimension, the mesh or bypass link that gets furthest without passing the
+    // destination.  Throws std::invalid_argument when a needed link is missing (an ARIES port
+    // muxed to a bypass link leaves its mesh link unused).
     static route_table dimension_order(const noc_topology& t, bool x_first = true);
 
     int port(int router, int dst) const {

@@ -154,3 +154,33 @@ TEST(round_robin_arbiter, serves_every_requester_in_turn) {
 
 }  // namespace
 }  // namespace trainvp::noc
+
+namespace trainvp::noc {
+namespace {
+
+TEST(aries_routing, dimension_order_takes_a_bypass_that_does_not_overshoot) {
+    // Row 0 of an 8x8 with the bypass 0-7 on the ports a mesh leaves idle at the row ends.
+    bypass_segment g;
+    g.from = 0;
+    g.to = 7;
+    g.fwd_out = PORT_XM;
+    g.fwd_in = PORT_XM;
+    g.bwd_out = PORT_XP;
+    g.bwd_in = PORT_XP;
+    auto t = noc_topology::aries(8, {g});
+    EXPECT_EQ(t.channels().size(), noc_topology::mesh(8).channels().size() + 2);
+    auto rt = route_table::dimension_order(t);
+    EXPECT_EQ(trace_route(t, rt, 0, 7).size(), 1u);  // the bypass
+    EXPECT_EQ(trace_route(t, rt, 7, 0).size(), 1u);
+    EXPECT_EQ(trace_route(t, rt, 0, 5).size(), 5u);  // the bypass would overshoot
+    EXPECT_EQ(trace_route(t, rt, 0, 63).size(), 1u + 7u);
+    EXPECT_EQ(find_dependency_cycle(t, rt), "");
+    // A bypass on a port whose mesh link dimension-order routing needs is an error.
+    g.fwd_out = PORT_YP;
+    g.bwd_out = g.bwd_in = -1;
+    auto t2 = noc_topology::aries(8, {g});
+    EXPECT_THROW(route_table::dimension_order(t2, false), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace trainvp::noc
