@@ -37,6 +37,13 @@ noc_network::noc_network(const noc_topology& topo, const route_table& routes,
     m_ni.resize(static_cast<std::size_t>(n));
     for (auto& ni : m_ni) ni.credits.assign(static_cast<std::size_t>(cfg.vcs), cfg.buffer_depth);
     m_forwarded.assign(static_cast<std::size_t>(n), 0);
+    m_channel_flits.assign(topo.channels().size(), 0);
+}
+
+std::size_t noc_network::channels_used() const {
+    std::size_t n = 0;
+    for (auto f : m_channel_flits) n += f > 0;
+    return n;
 }
 
 std::uint32_t noc_network::add_packet(int src, int dst, int flits, std::uint64_t created,
@@ -115,6 +122,7 @@ std::uint32_t noc_network::send(int router, int out_port, int vc, const noc_flit
     ++m_counts.flit_hops;
     m_counts.link_flit_pitches += ch.length;
     ++m_forwarded[static_cast<std::size_t>(router)];
+    ++m_channel_flits[static_cast<std::size_t>(c)];
     if (f.seq == 0) ++m_packets[f.packet].hops;
     const std::uint64_t at = now + 1 + t.latency;
     event e{event_kind::FLIT, static_cast<std::uint8_t>(ch.dst_port), static_cast<std::uint8_t>(vc),

@@ -26,7 +26,7 @@ struct network_config {
     int buffer_depth = 32;             // flits per VC
     int pipeline_stages = 2;           // router stages before switch traversal
     double pitch_latency_cycles = 10;  // one-pitch link latency
-    double flit_bytes = 64;
+    double flit_bytes = 68;
     double bytes_per_cycle = 68;  // link bandwidth / router clock
 };
 
@@ -91,6 +91,10 @@ public:
     std::uint64_t in_flight() const { return m_live; }
     // Flits delivered through each router's ejection port and forwarded by each router.
     const std::vector<std::uint64_t>& forwarded() const { return m_forwarded; }
+    // Flits that crossed each channel (index of topology().channels()).
+    const std::vector<std::uint64_t>& channel_flits() const { return m_channel_flits; }
+    // Channels that carried at least one flit.
+    std::size_t channels_used() const;
 
     // Router callbacks.
     struct route_result {
@@ -141,6 +145,7 @@ private:
     network_counts m_counts;
     distribution m_latency, m_net_latency, m_hops;
     std::vector<std::uint64_t> m_forwarded;
+    std::vector<std::uint64_t> m_channel_flits;
 };
 
 }  // namespace trainvp::noc
