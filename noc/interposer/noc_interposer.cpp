@@ -6,6 +6,7 @@
 #include "noc/topology/dependency_check.h"
 #include "platform/registry.h"
 #include "platform/sim_time.h"
+#include "workloads/collectives/collectives.h"
 
 namespace trainvp::noc {
 
@@ -120,6 +121,33 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "Chiplet pitch in mm, the length of a one-pitch link (assumption: aries.md gives no "
             "chiplet size; Simba's chiplets, its ref. [7], are about 2.5 mm x 2.4 mm)")
         .range("0.01", "100");
+    d.choice("collective", &noc_interposer::m_collective,
+             {{"none", collective::NONE},
+              {"ring", collective::RING},
+              {"ring_2d", collective::RING_2D},
+              {"hierarchical_ring", collective::HIERARCHICAL_RING},
+              {"double_binary_tree", collective::DOUBLE_BINARY_TREE},
+              {"multi_tree", collective::MULTI_TREE}},
+             "none",
+             "All-reduce run on the NoC instead of synthetic traffic, one rank per router "
+             "(schedules of workloads/collectives: ring aries.md §II-C, 2D ring §II-D, "
+             "hierarchical ring §IV-A-2, double binary tree §IV-B-1, multi-tree §IV-B-2)");
+    d.param("collective_size", &noc_interposer::m_collective_size, "1MiB",
+            "Gradient bytes each rank all-reduces (FP32 elements; aries.md Fig. 9 sweeps 1 KB "
+            "to 2 MB)")
+        .range("4B", "16GiB");
+    d.param("levels", &noc_interposer::m_levels, "2",
+            "Levels L of the hierarchical ring (aries.md §IV-A-2); k*k must be an L-th power")
+        .range("1", "8");
+    d.param("trees", &noc_interposer::m_trees, "0",
+            "Trees K of the multi-tree; 0: one per rank (MultiTree [34]); Table I's row uses 4")
+        .range("0", "256");
+    d.choice("mapping", &noc_interposer::m_mapping,
+             {{"auto", mapping::AUTO}, {"row_major", mapping::ROW_MAJOR}, {"ring", mapping::RING}},
+             "auto",
+             "Rank placement: row_major (rank i on router i) or ring (a Hamiltonian cycle of "
+             "the mesh, so ring neighbours are one hop apart, aries.md Fig. 6(a)); auto: ring "
+             "for the ring, row-major otherwise");
     d.stat("latency", &noc_interposer::m_latency, "cycle",
            "Measured packets: creation at the source to tail ejection (includes source queueing)");
     d.stat("network_latency", &noc_interposer::m_net_latency, "cycle",
@@ -151,6 +179,14 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
            "VC and switch allocation energy");
     d.stat("link_energy", &noc_interposer::m_e_link_total, "pJ", "Interposer link energy");
     d.headline("energy", &noc_interposer::m_e_total, "pJ", "NoC dynamic energy of the run");
+    d.headline("collective_time", &noc_interposer::m_coll_time, "ns",
+               "Time from the start to the last delivery of the all-reduce");
+    d.headline("collective_throughput", &noc_interposer::m_coll_throughput, "B/s",
+               "collective_size / collective_time (aries.md Fig. 9's throughput)");
+    d.stat("collective_rounds", &noc_interposer::m_coll_rounds, "1",
+           "Step groups (synchronisation steps) of the slowest rank");
+    d.stat("channels_used", &noc_interposer::m_channels_used, "1",
+           "Router-to-router channels that carried at least one flit");
     d.stat("router_flits", &noc_interposer::m_router_flits, "flit",
            "Flits each router sent on a link or ejected");
     d.signal("buffer", &noc_interposer::m_occupancy,
@@ -279,7 +315,51 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
         m_net->set_source(m_traffic.get());
         m_net->set_window(m_warmup, m_warmup + m_measure);
     }
+    if (m_collective != collective::NONE) {
+        if (m_rate > 0) {
+            throw input_error(p.where(), path() + ".collective",
+                              "runs instead of synthetic traffic: set injection_rate to 0");
+        }
+        make_collective(p);
+    }
     spawn_thread("run", [this] { run(); });
+}
+
+void noc_interposer::make_collective(const params& p) {
+    const int k = static_cast<int>(m_size), n = k * k;
+    const std::uint64_t elements = m_collective_size.bytes / 4;
+    collectives::schedule s;
+    try {
+        switch (m_collective) {
+            case collective::RING:
+                s = collectives::ring_allreduce(n, elements);
+                break;
+            case collective::RING_2D:
+                s = collectives::ring_2d(k, k, elements);
+                break;
+            case collective::HIERARCHICAL_RING:
+                s = collectives::hierarchical_ring(n, static_cast<int>(m_levels), elements);
+                break;
+            case collective::DOUBLE_BINARY_TREE:
+                s = collectives::double_binary_tree(n, elements);
+                break;
+            default:
+                s = collectives::multi_tree(n, elements, static_cast<int>(m_trees));
+                break;
+        }
+    } catch (const std::invalid_argument& e) {
+        throw input_error(p.where(), path() + ".collective", e.what());
+    }
+    const bool ring = m_mapping == mapping::RING ||
+                      (m_mapping == mapping::AUTO && m_collective == collective::RING);
+    if (ring && k % 2 != 0) {
+        throw input_error(p.where(), path() + ".mapping", "the ring mapping needs an even size");
+    }
+    m_coll = std::make_unique<collective_traffic>(s, ring ? ring_mapping(k) : row_major_mapping(k),
+                                                  static_cast<double>(m_flit_size.bytes),
+                                                  static_cast<int>(m_packet_flits));
+    m_coll->attach(*m_net);
+    m_net->set_source(m_coll.get());
 }
 
 noc_interposer::~noc_interposer() = default;
@@ -312,6 +392,12 @@ void noc_interposer::run() {
     const std::uint64_t stop = window_end + m_drain;
     const std::uint64_t quantum =
         std::max<std::uint64_t>(1, ctx().settings().quantum.ps / m_cycle_ps);
+    while (m_coll && !m_coll->done()) {
+        m_net->run_until(m_net->now() + quantum);
+        const sc_core::sc_time at = ps_time(m_net->now() * m_cycle_ps);
+        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        progress();
+    }
     while (m_traffic) {
         const std::uint64_t target = std::min(stop, m_net->now() + quantum);
         m_net->run_until(target);
@@ -327,6 +413,7 @@ void noc_interposer::run() {
 
 std::string noc_interposer::pending_work() const {
     if (m_finished) return {};
+    if (m_coll) return m_coll->pending() + " at cycle " + std::to_string(m_net->now());
     return std::to_string(m_net->measured_outstanding()) + " measured packets in flight at cycle " +
            std::to_string(m_net->now());
 }
@@ -356,6 +443,14 @@ void noc_interposer::end_of_run() {
     m_crossbar += c.crossbar;
     m_va += c.vc_allocations;
     m_sa += c.switch_allocations;
+    m_channels_used.set(static_cast<double>(net.channels_used()));
+    if (m_coll) {
+        const double t_ns = static_cast<double>(m_coll->finish_cycle() * m_cycle_ps) / 1000.0;
+        m_coll_time.set(t_ns);
+        m_coll_throughput.set(
+            t_ns > 0 ? static_cast<double>(m_collective_size.bytes) / (t_ns * 1e-9) : 0.0);
+        m_coll_rounds.set(static_cast<double>(m_coll->rounds()));
+    }
     const energy_totals e = energy_totals::of(c, m_energy);
     m_e_buffer.set(e.buffer_pj);
     m_e_crossbar.set(e.crossbar_pj);

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "noc/collective/collective_traffic.h"
 #include "noc/energy/noc_energy.h"
 #include "noc/network/noc_network.h"
 #include "noc/topology/route_table.h"
@@ -31,6 +32,16 @@ public:
 
 private:
     enum class routing { XY, YX };
+    enum class collective {
+        NONE,
+        RING,
+        RING_2D,
+        HIERARCHICAL_RING,
+        DOUBLE_BINARY_TREE,
+        MULTI_TREE
+    };
+    enum class mapping { AUTO, ROW_MAJOR, RING };
+    void make_collective(const params& p);
     void run();
     std::vector<bypass_segment> parse_bypass(const params& p) const;
 
@@ -51,12 +62,17 @@ private:
     double m_e_buffer_write = 0, m_e_buffer_read = 0, m_e_crossbar_bit = 0, m_e_allocation = 0;
     double m_e_link = 0, m_pitch_mm = 0;
     energy_params m_energy;
+    collective m_collective = collective::NONE;
+    units::data_size m_collective_size;
+    std::uint64_t m_levels = 2, m_trees = 0;
+    mapping m_mapping = mapping::AUTO;
 
     // Model.
     std::unique_ptr<noc_topology> m_topo;
     route_table m_routes;
     std::unique_ptr<noc_network> m_net;
     std::unique_ptr<uniform_traffic> m_traffic;
+    std::unique_ptr<collective_traffic> m_coll;
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;
     std::uint64_t m_last_cycle = 0;
@@ -68,6 +84,7 @@ private:
     counter m_buffer_writes, m_buffer_reads, m_crossbar, m_va, m_sa;
     scalar m_e_buffer, m_e_crossbar, m_e_alloc, m_e_link_total, m_e_total;
     std::vector<counter> m_router_flits;
+    scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used;
     std::vector<traced_level> m_occupancy;
     std::vector<traced_level> m_mux;
 };

@@ -81,3 +81,27 @@ TEST(noc_uniform, vcd_has_buffer_occupancy_and_mux_signals_per_router) {
 
 }  // namespace
 }  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+TEST(noc_collective, ring_through_trainvp_run_has_table_1_steps_and_links) {
+    auto dir = test::temp_dir("noc_ring");
+    auto r = trainvp("run configs/examples/noc_ring_allreduce.yaml --quiet --out " + dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto s =
+        nlohmann::json::parse(test::read_file(dir / "stats.json"))["blocks"]["noc"]["stats"];
+    const int n = 16;
+    EXPECT_EQ(s["collective_rounds"]["value"], 2 * (n - 1));  // reduce-scatter N - 1
+    EXPECT_EQ(s["channels_used"]["value"], n);                // Table I: N links
+    // Each round moves a block of 256 KiB / 16 = 16 KiB = ceil(16384 / 68) = 241 flits over
+    // one link in 31 packets of 8 flits (the last 1 flit): a round lasts the zero-load time of
+    // its first packet over one hop, (s + L) + s = 14 cycles, plus 240 cycles for the other
+    // flits at one per cycle, plus 1 cycle to start the next round (tests/unit/noc
+    // test_collective.cpp derives it).  Total 2 (N - 1) rounds - 1 cycle, at 1 ns a cycle.
+    const double round = 14 + 240 + 1;
+    EXPECT_DOUBLE_EQ(s["collective_time"]["value"].get<double>(), 2 * (n - 1) * round - 1);
+}
+
+}  // namespace
+}  // namespace trainvp
