@@ -98,12 +98,14 @@ void collective_traffic::enter(int rank, std::uint64_t now, noc_network& net) {
             static_cast<std::uint32_t>((flits + static_cast<std::uint64_t>(m_packet_flits) - 1) /
                                        static_cast<std::uint64_t>(m_packet_flits));
         std::uint64_t left = flits;
+        int variant = 0;
         while (left > 0) {
             const int f = static_cast<int>(
                 std::min<std::uint64_t>(left, static_cast<std::uint64_t>(m_packet_flits)));
             net.add_packet(m_router_of[static_cast<std::size_t>(m.src)],
                            m_router_of[static_cast<std::size_t>(m.dst)], f, now, true,
-                           static_cast<std::uint64_t>(id));
+                           static_cast<std::uint64_t>(id), variant);
+            if (m_split) variant ^= 1;
             left -= static_cast<std::uint64_t>(f);
         }
     }

@@ -27,6 +27,10 @@ public:
     collective_traffic(const collectives::schedule& s, std::vector<int> router_of,
                        double flit_bytes, int packet_flits, int element_bytes = 4);
 
+    // Packets of a message alternate between route variants 0 and 1 (a second link per ring
+    // edge, aries_ring_plan.h).
+    void split_over_variants(bool on) { m_split = on; }
+
     // Installs the delivery callback on `net` (call once, before running).
     void attach(noc_network& net);
 
@@ -58,6 +62,7 @@ private:
     std::vector<int> m_router_of;
     double m_flit_bytes;
     int m_packet_flits;
+    bool m_split = false;
     std::vector<message> m_messages;
     std::vector<std::vector<group>> m_groups;  // [rank][group]
     std::vector<std::size_t> m_current;        // group index per rank

@@ -47,7 +47,7 @@ std::size_t noc_network::channels_used() const {
 }
 
 std::uint32_t noc_network::add_packet(int src, int dst, int flits, std::uint64_t created,
-                                      bool measured, std::uint64_t tag) {
+                                      bool measured, std::uint64_t tag, int variant) {
     std::uint32_t id;
     if (!m_free_packets.empty()) {
         id = m_free_packets.back();
@@ -64,6 +64,7 @@ std::uint32_t noc_network::add_packet(int src, int dst, int flits, std::uint64_t
     p.measured = measured;
     p.created = created;
     p.tag = tag;
+    p.variant = static_cast<std::uint8_t>(variant);
     ++m_live;
     ++m_counts.packets_created;
     if (measured) ++m_measured_outstanding;
@@ -91,7 +92,8 @@ void noc_network::activate(int r) {
 
 noc_network::route_result noc_network::route(int router, int in_port, int in_class,
                                              std::uint32_t packet) const {
-    const int port = m_routes.port(router, m_packets[packet].dst);
+    const noc_packet& p = m_packets[packet];
+    const int port = m_routes.port(router, p.dst, p.variant);
     if (port <= PORT_LOCAL) return {PORT_LOCAL, 0};
     const int in = in_port == PORT_LOCAL ? -1 : m_topo.in_channel(router, in_port);
     return {port, m_topo.next_class(in, in_class, m_topo.out_channel(router, port))};

@@ -44,6 +44,7 @@ struct noc_packet {
     std::uint16_t flits = 1;
     std::uint16_t hops = 0;
     bool measured = false;
+    std::uint8_t variant = 0;  // route variant (route_table::alternate)
     std::uint64_t created = 0, injected = 0;
     std::uint64_t tag = 0;  // the source's own reference (a collective's message)
 };
@@ -55,7 +56,7 @@ public:
     // Queues a packet at the network interface of router `src`, created at cycle `created`
     // (not before now()).  Returns its id, valid until it is delivered.
     std::uint32_t add_packet(int src, int dst, int flits, std::uint64_t created, bool measured,
-                             std::uint64_t tag = 0);
+                             std::uint64_t tag = 0, int variant = 0);
     void set_source(traffic_source* s) { m_source = s; }
     // Flits ejected in [begin, end) are counted as accepted throughput.
     void set_window(std::uint64_t begin, std::uint64_t end) {

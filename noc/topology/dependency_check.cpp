@@ -5,12 +5,13 @@
 
 namespace trainvp::noc {
 
-std::vector<route_hop> trace_route(const noc_topology& t, const route_table& rt, int src, int dst) {
+std::vector<route_hop> trace_route(const noc_topology& t, const route_table& rt, int src, int dst,
+                                   int variant) {
     std::vector<route_hop> hops;
     int r = src, prev = -1, cls = 0;
     const std::size_t limit = static_cast<std::size_t>(t.routers()) * 4;
     while (r != dst) {
-        const int p = rt.port(r, dst);
+        const int p = rt.port(r, dst, variant);
         const int c = p > 0 && p < t.ports() ? t.out_channel(r, p) : -1;
         if (c < 0) {
             throw std::invalid_argument("the route from router " + std::to_string(src) +
@@ -38,9 +39,11 @@ std::string find_dependency_cycle(const noc_topology& t, const route_table& rt) 
     for (int s = 0; s < t.routers(); ++s) {
         for (int d = 0; d < t.routers(); ++d) {
             if (s == d || rt.port(s, d) < 0) continue;
-            const auto hops = trace_route(t, rt, s, d);
-            for (std::size_t i = 1; i < hops.size(); ++i) {
-                edges[static_cast<std::size_t>(id(hops[i - 1]))].push_back(id(hops[i]));
+            for (int variant = 0; variant <= (rt.has_alternates() ? 1 : 0); ++variant) {
+                const auto hops = trace_route(t, rt, s, d, variant);
+                for (std::size_t i = 1; i < hops.size(); ++i) {
+                    edges[static_cast<std::size_t>(id(hops[i - 1]))].push_back(id(hops[i]));
+                }
             }
         }
     }

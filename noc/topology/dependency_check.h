@@ -19,12 +19,14 @@ struct route_hop {
 
 // The channels a packet from `src` to `dst` crosses.  Throws std::invalid_argument when the
 // table sends it to an unconnected port or round in a loop.
-std::vector<route_hop> trace_route(const noc_topology& t, const route_table& rt, int src, int dst);
+// `variant` selects the route table's alternate ports (route_table::alternate).
+std::vector<route_hop> trace_route(const noc_topology& t, const route_table& rt, int src, int dst,
+                                   int variant = 0);
 
 // Empty when the dependency graph of all (src, dst) routes is acyclic; otherwise one cycle,
 // spelt "r0 +x -> r1 (class 0) => r1 +y -> r5 (class 0) => ... => r0 +x -> r1 (class 0)".
-// Routes the table leaves unset (port -1 at the source) are skipped (a collective's table
-// covers only its own pairs).
+// Both route variants are checked when the table has alternates.  Routes the table leaves unset
+// (port -1 at the source) are skipped (a collective's table covers only its own pairs).
 std::string find_dependency_cycle(const noc_topology& t, const route_table& rt);
 
 }  // namespace trainvp::noc

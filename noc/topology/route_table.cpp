@@ -11,6 +11,12 @@ route_table::route_table(int routers, int unset_port)
       m_port(static_cast<std::size_t>(routers) * static_cast<std::size_t>(routers),
              static_cast<std::int8_t>(unset_port)) {}
 
+void route_table::set_alternate(int router, int dst, int port) {
+    if (m_alt.empty()) m_alt.assign(m_port.size(), -1);
+    m_alt[static_cast<std::size_t>(router) * static_cast<std::size_t>(m_routers) +
+          static_cast<std::size_t>(dst)] = static_cast<std::int8_t>(port);
+}
+
 namespace {
 
 // The output port of `r` whose channel reaches `next` (preferring a mesh or wrap link).

@@ -33,9 +33,27 @@ public:
     }
     int routers() const { return m_routers; }
 
+    // A second output port for (router, dst), taken by packets of route variant 1 (ARIES's
+    // bandwidth-optimised ring sends every other packet over a bypass segment, aries.md
+    // §IV-A-1); -1: none, variant 1 uses port().
+    int alternate(int router, int dst) const {
+        return m_alt.empty()
+                   ? -1
+                   : m_alt[static_cast<std::size_t>(router) * static_cast<std::size_t>(m_routers) +
+                           static_cast<std::size_t>(dst)];
+    }
+    void set_alternate(int router, int dst, int port);
+    bool has_alternates() const { return !m_alt.empty(); }
+    // The port a packet of `variant` takes.
+    int port(int router, int dst, int variant) const {
+        const int a = variant ? alternate(router, dst) : -1;
+        return a >= 0 ? a : port(router, dst);
+    }
+
 private:
     int m_routers = 0;
     std::vector<std::int8_t> m_port;
+    std::vector<std::int8_t> m_alt;
 };
 
 }  // namespace trainvp::noc
