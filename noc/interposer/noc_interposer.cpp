@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "noc/collective/aries_ring_plan.h"
 #include "noc/topology/dependency_check.h"
 #include "platform/registry.h"
 #include "platform/sim_time.h"
@@ -148,6 +149,19 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
              "Rank placement: row_major (rank i on router i) or ring (a Hamiltonian cycle of "
              "the mesh, so ring neighbours are one hop apart, aries.md Fig. 6(a)); auto: ring "
              "for the ring, row-major otherwise");
+    d.choice("bypass_plan", &noc_interposer::m_plan,
+             {{"manual", bypass_plan::MANUAL}, {"bandwidth_ring", bypass_plan::BANDWIDTH_RING}},
+             "manual",
+             "ARIES only: manual takes `bypass` as written; bandwidth_ring generates the "
+             "bandwidth-optimised ring of aries.md §IV-A-1 (Fig. 6(b)) for collective ring: a "
+             "one-pitch bypass segment beside every ring edge on ports the ring leaves idle, "
+             "packets of a message alternating between the two links (2N links used)");
+    d.param("local_port_width", &noc_interposer::m_local_width, "1",
+            "Flits per cycle a router's local port injects and ejects. 1 is a conventional "
+            "router; ARIES's local port has a circuit-switched path (aries.md §III-B-1: data "
+            "injected into the local port without buffering), and its bandwidth ring needs 2 "
+            "to feed its two links per edge (an assumption: the paper gives no width)")
+        .range("1", "4");
     d.stat("latency", &noc_interposer::m_latency, "cycle",
            "Measured packets: creation at the source to tail ejection (includes source queueing)");
     d.stat("network_latency", &noc_interposer::m_net_latency, "cycle",
@@ -246,6 +260,10 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     : ip_module(name, p) {
     p.apply(*this);
     const int k = static_cast<int>(m_size);
+    if (m_kind != topology_kind::ARIES && m_plan != bypass_plan::MANUAL) {
+        throw input_error(p.where(), path() + ".bypass_plan",
+                          "bypass plans exist only in topology aries");
+    }
     if (m_kind != topology_kind::ARIES && !m_bypass.empty()) {
         throw input_error(p.where(), path() + ".bypass",
                           "bypass links exist only in topology aries");
@@ -262,14 +280,28 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
                 m_topo = std::make_unique<noc_topology>(noc_topology::flattened_butterfly(k));
                 break;
             case topology_kind::ARIES:
-                m_topo = std::make_unique<noc_topology>(noc_topology::aries(k, parse_bypass(p)));
+                if (m_plan == bypass_plan::BANDWIDTH_RING) {
+                    if (!m_bypass.empty() || m_collective != collective::RING || k % 2 != 0) {
+                        throw input_error(p.where(), path() + ".bypass_plan",
+                                          "bandwidth_ring generates the bypass segments of a "
+                                          "ring all-reduce: it needs collective ring, an even "
+                                          "size and no `bypass`");
+                    }
+                    m_topo = std::make_unique<noc_topology>(
+                        noc_topology::aries(k, bandwidth_ring_segments(k, ring_mapping(k))));
+                } else {
+                    m_topo =
+                        std::make_unique<noc_topology>(noc_topology::aries(k, parse_bypass(p)));
+                }
                 break;
         }
     } catch (const std::invalid_argument& e) {
         throw input_error(p.where(), path() + ".bypass", e.what());
     }
     try {
-        m_routes = route_table::dimension_order(*m_topo, m_routing == routing::XY);
+        m_routes = m_plan == bypass_plan::BANDWIDTH_RING
+                       ? ring_route_table(*m_topo, ring_mapping(k))
+                       : route_table::dimension_order(*m_topo, m_routing == routing::XY);
     } catch (const std::invalid_argument& e) {
         throw input_error(p.where(), path() + ".routing", e.what());
     }
@@ -299,6 +331,11 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
         static_cast<double>(m_link_latency.ps) / static_cast<double>(m_cycle_ps);
     cfg.flit_bytes = static_cast<double>(m_flit_size.bytes);
     cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_frequency.hz;
+    cfg.local_port_width = static_cast<int>(m_local_width);
+    if (m_local_width > m_vcs) {
+        throw input_error(p.where(), path() + ".local_port_width",
+                          "is more than `vcs`: each flit injected in a cycle needs its own VC");
+    }
     m_net = std::make_unique<noc_network>(*m_topo, m_routes, cfg);
     m_energy = energy_params{m_e_buffer_write, m_e_buffer_read, m_e_crossbar_bit,  m_e_allocation,
                              m_e_link,         m_pitch_mm,      cfg.flit_bytes * 8};
@@ -358,6 +395,7 @@ void noc_interposer::make_collective(const params& p) {
     m_coll = std::make_unique<collective_traffic>(s, ring ? ring_mapping(k) : row_major_mapping(k),
                                                   static_cast<double>(m_flit_size.bytes),
                                                   static_cast<int>(m_packet_flits));
+    m_coll->split_over_variants(m_plan == bypass_plan::BANDWIDTH_RING);
     m_coll->attach(*m_net);
     m_net->set_source(m_coll.get());
 }

@@ -41,6 +41,7 @@ private:
         MULTI_TREE
     };
     enum class mapping { AUTO, ROW_MAJOR, RING };
+    enum class bypass_plan { MANUAL, BANDWIDTH_RING };
     void make_collective(const params& p);
     void run();
     std::vector<bypass_segment> parse_bypass(const params& p) const;
@@ -66,6 +67,8 @@ private:
     units::data_size m_collective_size;
     std::uint64_t m_levels = 2, m_trees = 0;
     mapping m_mapping = mapping::AUTO;
+    bypass_plan m_plan = bypass_plan::MANUAL;
+    std::uint64_t m_local_width = 1;
 
     // Model.
     std::unique_ptr<noc_topology> m_topo;

@@ -29,13 +29,20 @@ noc_network::noc_network(const noc_topology& topo, const route_table& routes,
     const int n = topo.routers();
     m_routers.reserve(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) {
-        m_routers.emplace_back(r, topo.ports(), cfg.vcs, cfg.buffer_depth, topo.vc_classes());
+        m_routers.emplace_back(r, topo.ports(), cfg.vcs, cfg.buffer_depth, topo.vc_classes(),
+                               cfg.local_port_width);
         for (int p = 1; p < topo.ports(); ++p) {
             m_routers.back().set_credits(p, topo.out_channel(r, p) >= 0 ? cfg.buffer_depth : 0);
         }
     }
     m_ni.resize(static_cast<std::size_t>(n));
-    for (auto& ni : m_ni) ni.credits.assign(static_cast<std::size_t>(cfg.vcs), cfg.buffer_depth);
+    if (cfg.local_port_width < 1 || cfg.local_port_width > cfg.vcs) {
+        throw std::invalid_argument("local_port_width must be in [1, vcs]");
+    }
+    for (auto& ni : m_ni) {
+        ni.credits.assign(static_cast<std::size_t>(cfg.vcs), cfg.buffer_depth);
+        ni.slots.resize(static_cast<std::size_t>(cfg.local_port_width));
+    }
     m_forwarded.assign(static_cast<std::size_t>(n), 0);
     m_channel_flits.assign(topo.channels().size(), 0);
 }
@@ -155,40 +162,45 @@ void noc_network::eject(int router, const noc_flit& f, std::uint64_t now) {
 
 void noc_network::inject(int node, std::uint64_t now) {
     interface& ni = m_ni[static_cast<std::size_t>(node)];
-    if (ni.current < 0) {
+    for (auto& slot : ni.slots) inject_slot(node, ni, slot, now);
+}
+
+void noc_network::inject_slot(int node, interface& ni, injection& slot, std::uint64_t now) {
+    if (slot.current < 0) {
         if (ni.queue.empty()) return;
-        // A new packet takes the next local-port VC (round robin) that has room.
+        // A new packet takes the next local-port VC (round robin) that has room and that no
+        // other packet of this interface is being written into.
         const int vcs = m_cfg.vcs;
         int chosen = -1;
-        for (int i = 0; i < vcs; ++i) {
+        for (int i = 0; i < vcs && chosen < 0; ++i) {
             const int v = (ni.next_vc + i) % vcs;
-            if (ni.credits[static_cast<std::size_t>(v)] > 0) {
-                chosen = v;
-                break;
-            }
+            if (ni.credits[static_cast<std::size_t>(v)] == 0) continue;
+            bool in_use = false;
+            for (const auto& o : ni.slots) in_use |= o.current >= 0 && o.vc == v;
+            if (!in_use) chosen = v;
         }
         if (chosen < 0) return;
-        ni.current = ni.queue.front();
+        slot.current = ni.queue.front();
         ni.queue.pop_front();
-        ni.vc = chosen;
+        slot.vc = chosen;
         ni.next_vc = (chosen + 1) % vcs;
-        ni.seq = 0;
-        m_packets[static_cast<std::size_t>(ni.current)].injected = now;
+        slot.seq = 0;
+        m_packets[static_cast<std::size_t>(slot.current)].injected = now;
     }
-    int& credits = ni.credits[static_cast<std::size_t>(ni.vc)];
+    int& credits = ni.credits[static_cast<std::size_t>(slot.vc)];
     if (credits == 0) return;
     --credits;
-    const noc_packet& p = m_packets[static_cast<std::size_t>(ni.current)];
+    const noc_packet& p = m_packets[static_cast<std::size_t>(slot.current)];
     noc_flit f;
-    f.packet = static_cast<std::uint32_t>(ni.current);
-    f.seq = static_cast<std::uint16_t>(ni.seq);
+    f.packet = static_cast<std::uint32_t>(slot.current);
+    f.seq = static_cast<std::uint16_t>(slot.seq);
     f.last = static_cast<std::uint16_t>(p.flits - 1);
     f.ready = now + static_cast<std::uint64_t>(m_cfg.pipeline_stages - 1);
-    m_routers[static_cast<std::size_t>(node)].write(PORT_LOCAL, ni.vc, f);
+    m_routers[static_cast<std::size_t>(node)].write(PORT_LOCAL, slot.vc, f);
     ++m_counts.buffer_writes;
     if (on_occupancy) on_occupancy(node, PORT_LOCAL, +1, now);
     activate(node);
-    if (++ni.seq == p.flits) ni.current = -1;
+    if (++slot.seq == p.flits) slot.current = -1;
 }
 
 void noc_network::cycle(std::uint64_t now) {
@@ -214,7 +226,7 @@ void noc_network::cycle(std::uint64_t now) {
         for (int n : m_active_ni) {
             inject(n, now);
             interface& ni = m_ni[static_cast<std::size_t>(n)];
-            if (ni.current >= 0 || !ni.queue.empty()) {
+            if (ni.busy()) {
                 m_still_active_ni.push_back(n);
             } else {
                 ni.active = false;

@@ -28,6 +28,7 @@ struct network_config {
     double pitch_latency_cycles = 10;  // one-pitch link latency
     double flit_bytes = 68;
     double bytes_per_cycle = 68;  // link bandwidth / router clock
+    int local_port_width = 1;     // flits per cycle injected and ejected at a router
 };
 
 // Event counts the energy model and the statistics read.
@@ -114,17 +115,30 @@ private:
         std::uint32_t router;
         noc_flit flit;
     };
+    // Injects up to local_port_width packets at a time, one flit of each per cycle.
+    struct injection {
+        std::int64_t current = -1;
+        int vc = 0, seq = 0;
+    };
     struct interface {
         std::deque<std::uint32_t> queue;
-        std::int64_t current = -1;
-        int vc = 0, seq = 0, next_vc = 0;
+        std::vector<injection> slots;
+        int next_vc = 0;
         std::vector<int> credits;
         bool active = false;
+        bool busy() const {
+            if (!queue.empty()) return true;
+            for (const auto& s : slots) {
+                if (s.current >= 0) return true;
+            }
+            return false;
+        }
     };
 
     void schedule(std::uint64_t at, const event& e);
     void activate(int r);
     void inject(int node, std::uint64_t now);
+    void inject_slot(int node, interface& ni, injection& slot, std::uint64_t now);
     void cycle(std::uint64_t now);
 
     const noc_topology& m_topo;

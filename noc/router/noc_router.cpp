@@ -5,8 +5,9 @@
 
 namespace trainvp::noc {
 
-noc_router::noc_router(int id, int ports, int vcs, int depth, int vc_classes)
+noc_router::noc_router(int id, int ports, int vcs, int depth, int vc_classes, int local_width)
     : m_id(id),
+      m_local_width(local_width),
       m_ports(ports),
       m_vcs(vcs),
       m_depth(depth),
@@ -18,7 +19,7 @@ noc_router::noc_router(int id, int ports, int vcs, int depth, int vc_classes)
       m_outvc(static_cast<std::size_t>(ports * vcs)),
       m_out(static_cast<std::size_t>(ports)),
       m_sa_in(static_cast<std::size_t>(ports)),
-      m_nominee(static_cast<std::size_t>(ports), -1),
+      m_nominee(static_cast<std::size_t>(ports * ports), -1),
       m_requests(static_cast<std::size_t>(ports), 0) {}
 
 void noc_router::set_credits(int port, int credits) {
@@ -55,6 +56,30 @@ bool noc_router::allocate_vc(int port, int cls, input_vc& ivc, noc_network& net)
     return false;
 }
 
+void noc_router::traverse(int p, int v, int op, std::uint64_t now, noc_network& net) {
+    input_vc& ivc = in_vc(p, v);
+    const noc_flit f = slot(p, v, ivc.head);
+    if (++ivc.head == static_cast<std::uint32_t>(m_depth)) ivc.head = 0;
+    if (--ivc.count == 0) m_nonempty[static_cast<std::size_t>(p)] &= ~(std::uint64_t{1} << v);
+    --m_port_count[static_cast<std::size_t>(p)];
+    --m_buffered;
+    const int ov = ivc.out_vc;
+    output_unit& o = m_out[static_cast<std::size_t>(op)];
+    net.on_leave(m_id, p, v, now);
+    if (op == PORT_LOCAL) {
+        o.free_at = now + 1;
+        net.eject(m_id, f, now);
+    } else {
+        --out_vc(op, ov).credits;
+        o.free_at = now + net.send(m_id, op, ov, f, now);
+    }
+    if (f.seq == f.last) {
+        if (op != PORT_LOCAL) out_vc(op, ov).owned = false;
+        ivc.out_port = -1;
+        ivc.out_vc = -1;
+    }
+}
+
 bool noc_router::step(std::uint64_t now, noc_network& net) {
     if (m_buffered == 0) return false;
     // Input stage: VC allocation for heads at the front of their VC, then each input port
@@ -80,41 +105,38 @@ bool noc_router::step(std::uint64_t now, noc_network& net) {
             ready |= std::uint64_t{1} << v;
         }
         if (ready == 0) continue;
-        const int v = m_sa_in[static_cast<std::size_t>(p)].pick(ready);
-        m_nominee[static_cast<std::size_t>(p)] = v;
-        const int op = in_vc(p, v).out_port;
-        m_requests[static_cast<std::size_t>(op)] |= std::uint64_t{1} << p;
-        outputs |= std::uint64_t{1} << op;
+        // The local port may feed `local_width` outputs per cycle (ARIES's circuit-switched
+        // injection path), other ports one.
+        const int width = p == PORT_LOCAL ? m_local_width : 1;
+        std::uint64_t taken = 0;
+        for (int n = 0; n < width && ready != 0; ++n) {
+            const int v = m_sa_in[static_cast<std::size_t>(p)].pick(ready);
+            ready &= ~(std::uint64_t{1} << v);
+            const int op = in_vc(p, v).out_port;
+            if (taken & (std::uint64_t{1} << op)) {
+                --n;
+                continue;
+            }
+            taken |= std::uint64_t{1} << op;
+            m_nominee[static_cast<std::size_t>(p * m_ports + op)] = v;
+            m_requests[static_cast<std::size_t>(op)] |= std::uint64_t{1} << p;
+            outputs |= std::uint64_t{1} << op;
+        }
     }
-    // Output stage: each requested output port grants one input; the winner crosses the
-    // crossbar this cycle.
+    // Output stage: each requested output port grants one input (the ejection port
+    // `local_width`); the winners cross the crossbar this cycle.
     while (outputs != 0) {
         const int op = __builtin_ctzll(outputs);
         outputs &= outputs - 1;
         output_unit& o = m_out[static_cast<std::size_t>(op)];
-        const int p = o.sa.pick(m_requests[static_cast<std::size_t>(op)]);
-        m_requests[static_cast<std::size_t>(op)] = 0;
-        const int v = m_nominee[static_cast<std::size_t>(p)];
-        input_vc& ivc = in_vc(p, v);
-        const noc_flit f = slot(p, v, ivc.head);
-        if (++ivc.head == static_cast<std::uint32_t>(m_depth)) ivc.head = 0;
-        if (--ivc.count == 0) m_nonempty[static_cast<std::size_t>(p)] &= ~(std::uint64_t{1} << v);
-        --m_port_count[static_cast<std::size_t>(p)];
-        --m_buffered;
-        const int ov = ivc.out_vc;
-        net.on_leave(m_id, p, v, now);
-        if (op == PORT_LOCAL) {
-            o.free_at = now + 1;
-            net.eject(m_id, f, now);
-        } else {
-            --out_vc(op, ov).credits;
-            o.free_at = now + net.send(m_id, op, ov, f, now);
+        std::uint64_t& req = m_requests[static_cast<std::size_t>(op)];
+        const int width = op == PORT_LOCAL ? m_local_width : 1;
+        for (int n = 0; n < width && req != 0; ++n) {
+            const int p = o.sa.pick(req);
+            req &= ~(std::uint64_t{1} << p);
+            traverse(p, m_nominee[static_cast<std::size_t>(p * m_ports + op)], op, now, net);
         }
-        if (f.seq == f.last) {
-            if (op != PORT_LOCAL) out_vc(op, ov).owned = false;
-            ivc.out_port = -1;
-            ivc.out_vc = -1;
-        }
+        req = 0;
     }
     return m_buffered > 0;
 }

@@ -31,7 +31,9 @@ struct noc_flit {
 
 class noc_router {
 public:
-    noc_router(int id, int ports, int vcs, int depth, int vc_classes);
+    // `local_width`: flits per cycle the local port injects into the crossbar and the
+    // ejection port accepts (1 in a conventional router).
+    noc_router(int id, int ports, int vcs, int depth, int vc_classes, int local_width = 1);
 
     int id() const { return m_id; }
     int buffered() const { return m_buffered; }
@@ -76,8 +78,10 @@ private:
         return m_buffer[static_cast<std::size_t>((p * m_vcs + v) * m_depth) + i];
     }
     bool allocate_vc(int port, int cls, input_vc& ivc, noc_network& net);
+    // The flit at the front of input VC (p, v) crosses to output op.
+    void traverse(int p, int v, int op, std::uint64_t now, noc_network& net);
 
-    int m_id, m_ports, m_vcs, m_depth, m_vcs_per_class;
+    int m_id, m_local_width, m_ports, m_vcs, m_depth, m_vcs_per_class;
     int m_buffered = 0;
     std::vector<int> m_port_count;
     std::vector<std::uint64_t> m_nonempty;  // per input port: bit v set when VC v holds flits
@@ -86,7 +90,8 @@ private:
     std::vector<output_vc> m_outvc;
     std::vector<output_unit> m_out;
     std::vector<round_robin_arbiter> m_sa_in;  // switch allocation, input stage
-    // Scratch of step(): the VC each input port nominated, the inputs each output port heard.
+    // Scratch of step(): the VC each input port nominated per output, the inputs each output
+    // port heard.
     std::vector<int> m_nominee;
     std::vector<std::uint64_t> m_requests;
 };

@@ -20,8 +20,10 @@
 #include <cmath>
 #include <set>
 
+#include "noc/collective/aries_ring_plan.h"
 #include "noc/collective/collective_traffic.h"
 #include "noc/network/noc_network.h"
+#include "noc/topology/dependency_check.h"
 #include "workloads/collectives/collectives.h"
 
 namespace trainvp::noc {
@@ -34,10 +36,12 @@ struct collective_result {
 };
 
 collective_result run(const noc_topology& t, const collectives::schedule& s,
-                      const std::vector<int>& mapping, const network_config& cfg = {}) {
-    auto rt = route_table::dimension_order(t);
+                      const std::vector<int>& mapping, const network_config& cfg = {},
+                      const route_table* table = nullptr) {
+    auto rt = table ? *table : route_table::dimension_order(t);
     noc_network net(t, rt, cfg);
     collective_traffic c(s, mapping, cfg.flit_bytes, 8);
+    c.split_over_variants(table != nullptr);
     std::set<std::pair<int, int>> pairs;  // row-major mapping in the tree test: router = rank
     c.attach(net);
     auto deliver = net.on_delivered;
@@ -145,6 +149,36 @@ TEST(collective_on_noc, ring_time_is_rounds_times_a_one_hop_message) {
     const std::uint64_t f = 8, s = 2, l = 10;
     const std::uint64_t round = (s + l) + s + (f - 1) + 1;
     EXPECT_EQ(r.cycles, 2 * (n - 1) * round - 1);
+}
+
+}  // namespace
+}  // namespace trainvp::noc
+
+namespace trainvp::noc {
+namespace {
+
+TEST(aries_bandwidth_ring, a_bypass_segment_doubles_every_ring_edge) {
+    // aries.md §IV-A-1: "2N links are used"; with the local port injecting and ejecting two
+    // flits per cycle the two links of an edge stream in parallel, so a round of a block of
+    // P packets of 8 flits lasts (s + L) + s + (8 P / 2 - 1) + 1 instead of
+    // (s + L) + s + (8 P - 1) + 1 (the derivation of ring_time_is_rounds_times_a_one_hop_message).
+    for (int k : {4, 8}) {
+        const int n = k * k;
+        const auto ring = ring_mapping(k);
+        auto t = noc_topology::aries(k, bandwidth_ring_segments(k, ring));
+        const auto rt = ring_route_table(t, ring);
+        EXPECT_EQ(find_dependency_cycle(t, rt), "");
+        const std::uint64_t elements = std::uint64_t(n) * 16 * 8 * 17;  // block: 16 packets
+        network_config cfg;
+        cfg.local_port_width = 2;
+        const auto bw = run(t, collectives::ring_allreduce(n, elements), ring, cfg, &rt);
+        EXPECT_EQ(bw.channels, std::size_t(2 * n));
+        EXPECT_EQ(bw.cycles, std::uint64_t(2 * (n - 1) * (14 + 63 + 1) - 1));
+        const auto mesh =
+            run(noc_topology::mesh(k), collectives::ring_allreduce(n, elements), ring);
+        EXPECT_EQ(mesh.channels, std::size_t(n));
+        EXPECT_EQ(mesh.cycles, std::uint64_t(2 * (n - 1) * (14 + 127 + 1) - 1));
+    }
 }
 
 }  // namespace
