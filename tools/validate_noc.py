@@ -61,7 +61,7 @@ def saturated(p):
 
 def knee(points, t0):
     # The load at which the mean latency reaches 3x zero-load (a common definition of the
-    # saturation point, Dally & Towles 2004 §23.1), interpolated between sweep points.
+    # saturation point, Dally & Towles 2004, ch. 23), interpolated between sweep points.
     ok = [p for p in points if p["unfinished"] == 0]
     for a, b in zip(ok, ok[1:]):
         if a["latency"] <= 3 * t0 < b["latency"]:

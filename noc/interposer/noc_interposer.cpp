@@ -36,10 +36,10 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
     d.choice("routing", &noc_interposer::m_routing, {{"xy", routing::XY}, {"yx", routing::YX}},
              "xy",
              "Dimension-order routing table filled before the run (x first or y first; Dally & "
-             "Towles 2004 §14.2)");
+             "Towles 2004, ch. 8)");
     d.param("dateline", &noc_interposer::m_dateline, "true",
             "Torus only: split the VCs into two classes and move a packet to class 1 after a wrap "
-            "link (the dateline scheme, Dally & Towles 2004 §14.2). Without it the ring's "
+            "link (the dateline scheme, Dally & Towles 2004, ch. 14). Without it the ring's "
             "channel cycle is a deadlock and the routing set-up is rejected");
     d.param("bypass", &noc_interposer::m_bypass, "",
             "ARIES only: bypass segments with their mux settings (aries.md §III-B-1/2), "
@@ -120,7 +120,9 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
         .range("0", "100");
     d.param("pitch_mm", &noc_interposer::m_pitch_mm, "3",
             "Chiplet pitch in mm, the length of a one-pitch link (assumption: aries.md gives no "
-            "chiplet size; Simba's chiplets, its ref. [7], are about 2.5 mm x 2.4 mm)")
+            "chiplet size; Simba's chiplets, its ref. [7], are about 2.5 mm x 2.4 mm, and 3 mm "
+            "leaves a "
+            "gap between them)")
         .range("0.01", "100");
     d.choice("collective", &noc_interposer::m_collective,
              {{"none", collective::NONE},

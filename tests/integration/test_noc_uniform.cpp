@@ -58,7 +58,7 @@ TEST(noc_uniform, zero_load_latency_4x4_is_the_hand_formula) { check_zero_load(4
 
 TEST(noc_uniform, beyond_saturation_the_run_stops_and_says_so) {
     // Uniform traffic on a k x k mesh cannot exceed the bisection bound of 4/k = 0.5
-    // flits/node/cycle at k = 8 (Dally & Towles 2004 §3.3).
+    // flits/node/cycle at k = 8 (Dally & Towles 2004, ch. 3).
     const auto s = run_noc("noc_saturated",
                            "--set noc.injection_rate=0.8 --set "
                            "noc.measure_cycles=2000 --set noc.drain_cycles=3000");
