@@ -136,6 +136,22 @@ def main():
             for topo, tname in topos:
                 vals = " | ".join(f"{res[(k, algo, topo, s)][0]:.2f}" for s in SIZES)
                 lines.append(f"| {k}x{k} | {aname} | {tname} | {vals} |")
+    lines += ["", "NoC dynamic energy of one all-reduce of 1 MiB per chiplet, in uJ (buffers, "
+              "crossbar, allocation, links; the per-event energies are the block's stated "
+              "assumptions, aries.md gives none). Dynamic energy only: no static or leakage "
+              "power is modelled, so a faster all-reduce (ARIES_BW) moving the same bits costs "
+              "the same here, while aries.md attributes its energy reduction to execution time "
+              "as well as hop counts (§V-C):", "",
+              "| k | algorithm | " + " | ".join(n for _, n in TOPOS) + " | ARIES_BW | ARIES_LT |",
+              "|---|---|" + "---|" * (len(TOPOS) + 2)]
+    for k in (4, 8):
+        for algo, aname in ALGOS:
+            cells = [f"{res[(k, algo, t, '1MiB')][1]:.1f}" for t, _ in TOPOS]
+            if algo == "ring":
+                cells += [f"{res[(k, algo, t, '1MiB')][1]:.1f}" for t in ("aries_bw", "aries_lt")]
+            else:
+                cells += ["—", "—"]
+            lines.append(f"| {k}x{k} | {aname} | " + " | ".join(cells) + " |")
     replace_section("noc-allreduce", "\n".join(lines))
     print("\n".join(lines))
 
