@@ -458,6 +458,21 @@ std::string noc_interposer::pending_work() const {
            std::to_string(m_net->now());
 }
 
+void noc_interposer::audit(audit_log& log) const {
+    const noc_network& net = *m_net;
+    log.check(path(), "packets added = delivered + in flight",
+              net.packets_added() == net.packets_delivered_total() + net.in_flight(),
+              "added " + std::to_string(net.packets_added()) + ", delivered " +
+                  std::to_string(net.packets_delivered_total()) + ", in flight " +
+                  std::to_string(net.in_flight()));
+    // Synthetic traffic stops at the end of its window with packets on the way; a collective
+    // is complete only when every message has arrived.
+    if (m_collective != collective::NONE) {
+        log.check(path(), "every packet of the collective delivered", net.in_flight() == 0,
+                  std::to_string(net.in_flight()) + " packet(s) in flight");
+    }
+}
+
 void noc_interposer::end_of_run() {
     const noc_network& net = *m_net;
     const network_counts& c = net.counts();

@@ -27,6 +27,7 @@ public:
     bool finished() const override { return m_finished; }
     std::string pending_work() const override;
     void end_of_run() override;
+    void audit(audit_log& log) const override;
 
     const noc_network& network() const { return *m_net; }
 

@@ -73,6 +73,7 @@ std::uint32_t noc_network::add_packet(int src, int dst, int flits, std::uint64_t
     p.tag = tag;
     p.variant = static_cast<std::uint8_t>(variant);
     ++m_live;
+    ++m_added_total;
     ++m_counts.packets_created;
     if (measured) ++m_measured_outstanding;
     interface& ni = m_ni[static_cast<std::size_t>(src)];
@@ -157,6 +158,7 @@ void noc_network::eject(int router, const noc_flit& f, std::uint64_t now) {
     }
     if (on_delivered) on_delivered(p, at);
     --m_live;
+    ++m_delivered_total;
     m_free_packets.push_back(f.packet);
 }
 

@@ -91,6 +91,9 @@ public:
     std::uint64_t window_flits() const { return m_window_flits; }
     std::uint64_t measured_outstanding() const { return m_measured_outstanding; }
     std::uint64_t in_flight() const { return m_live; }
+    // Packets ever added and ever delivered (never reset; the end-of-run audit's conservation).
+    std::uint64_t packets_added() const { return m_added_total; }
+    std::uint64_t packets_delivered_total() const { return m_delivered_total; }
     // Flits delivered through each router's ejection port and forwarded by each router.
     const std::vector<std::uint64_t>& forwarded() const { return m_forwarded; }
     // Flits that crossed each channel (index of topology().channels()).
@@ -157,6 +160,7 @@ private:
     std::uint64_t m_now = 0;
     std::uint64_t m_window_begin = 0, m_window_end = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t m_window_flits = 0, m_measured_outstanding = 0, m_live = 0;
+    std::uint64_t m_added_total = 0, m_delivered_total = 0;
     network_counts m_counts;
     distribution m_latency, m_net_latency, m_hops;
     std::vector<std::uint64_t> m_forwarded;
