@@ -92,12 +92,15 @@ void hand_out_training(const config_node& t, const platform_desc& desc,
 
     workloads::training_options o;
     if (const config_node* v = t.find("algorithm")) {
-        o.algorithm =
-            param_parse::to_choice(
-                *v, training_decl("algorithm", param_kind::ENUM, {"ring", "worker_aggregator"}),
-                key_of("algorithm")) == 0
-                ? exchange_algorithm::RING
-                : exchange_algorithm::WORKER_AGGREGATOR;
+        // fpga_ring: the exchange is offloaded to the nodes' smart NICs (fpga.allreduce).
+        const exchange_algorithm algorithms[] = {exchange_algorithm::RING,
+                                                 exchange_algorithm::WORKER_AGGREGATOR,
+                                                 exchange_algorithm::FPGA_RING};
+        o.algorithm = algorithms[param_parse::to_choice(
+            *v,
+            training_decl("algorithm", param_kind::ENUM,
+                          {"ring", "worker_aggregator", "fpga_ring"}),
+            key_of("algorithm"))];
     }
     if (const config_node* v = t.find("policy")) {
         o.policy =
@@ -250,7 +253,7 @@ void hand_out_training(const config_node& t, const platform_desc& desc,
         }
         o.workers.push_back(workers[i].node_id);
     }
-    if (o.algorithm == exchange_algorithm::RING && workers.size() < 2) {
+    if (o.algorithm != exchange_algorithm::WORKER_AGGREGATOR && workers.size() < 2) {
         throw input_error(
             wv.loc(), key_of("workers"),
             "a ring all-reduce needs at least 2 workers, got " + std::to_string(workers.size()));

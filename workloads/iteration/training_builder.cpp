@@ -62,7 +62,8 @@ std::vector<std::uint64_t> split_proportionally(std::uint64_t total,
 training_builder::training_builder(const models::model& m, training_options o)
     : m_model(m), m_options(std::move(o)) {
     const std::string what = "training_builder";
-    const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    // The smart NIC's ring needs what the software ring needs: >= 2 workers, no aggregator.
+    const bool ring = m_options.algorithm != exchange_algorithm::WORKER_AGGREGATOR;
     if (m_options.workers.empty()) throw std::invalid_argument(what + ": no workers");
     if (ring && m_options.workers.size() < 2) {
         throw std::invalid_argument(what + ": a ring all-reduce needs at least 2 workers, got 1");
@@ -130,7 +131,10 @@ training_builder::training_builder(const models::model& m, training_options o)
     const auto bpv = static_cast<std::uint64_t>(m_model.bytes_per_value());
     const int p = static_cast<int>(m_options.workers.size());
     for (const auto& b : m_buckets) {
-        if (ring) {
+        if (m_options.algorithm == exchange_algorithm::FPGA_RING) {
+            // The NIC runs the schedule (its FSM); the host only needs one tag per bucket.
+            m_schedules.push_back(collectives::schedule{});
+        } else if (ring) {
             m_schedules.push_back(collectives::ring_allreduce(p, b.bytes / bpv));
         } else {
             // TREE with one aggregator: it sends the updated weights straight back to each
@@ -167,7 +171,8 @@ std::vector<op> training_builder::aggregator_ops() const {
 std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) const {
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
-    const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    const bool fpga = m_options.algorithm == exchange_algorithm::FPGA_RING;
+    const bool ring = m_options.algorithm == exchange_algorithm::RING || fpga;
     const bool gpu = m_options.compute == compute_placement::GPU;
     const bool overlap = m_options.policy == exchange_policy::OVERLAP_LAYERS;
     const op_unit compute_unit = gpu ? op_unit::GPU : op_unit::CPU;
@@ -331,6 +336,19 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                     c.address = m_grad_base + m_buckets[k].offset;
                     start = push(with_after(c, {bi}));
                 }
+                if (fpga) {
+                    // smartnic.md Fig. 3b: a non-blocking request to the smart NIC; the update
+                    // waits for its completion.
+                    op a;
+                    a.name = prefix + "ar_" + m_buckets[k].name;
+                    a.kind = op_kind::ALLREDUCE;
+                    a.unit = op_unit::COMM;
+                    a.bytes = m_buckets[k].bytes;
+                    a.address = m_grad_base + m_buckets[k].offset;
+                    a.tag = tag_of[k];
+                    done[k] = {push(with_after(a, {start}))};
+                    continue;
+                }
                 const std::size_t base = list.size();
                 for (auto& o : collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
                                               exchange_options(k, {start}))) {
@@ -338,12 +356,16 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                 }
                 done[k] = frontier(list, base);
             }
-            // smartnic.md Fig. 3b / T_total: the update of a bucket follows the backward op after
-            // the one that closed it, so the cpu computes that op while the bucket's exchange runs
-            // (max(U_{l+1} + B_{l-1}, AR_l)).
-            if (overlap) {
+            // smartnic.md Fig. 3b / T_total: the update of a bucket follows the backward op (of a
+            // layer with parameters) after the one that closed it, so the cpu computes that op
+            // while the bucket's exchange runs (max(U_{l+1} + B_{l-1}, AR_l)). A layer without
+            // parameters (ReLU, pooling) is not "the next backward op" of the formula: the update
+            // waits for the next layer that computes weight gradients.
+            if (overlap && (L.weight_grad_bytes > 0 || !closing.empty())) {
                 for (std::size_t k : pending) emit_update(k);
                 pending = closing;
+            } else if (overlap) {
+                // keep the pending updates for the next layer with parameters
             } else {
                 for (std::size_t k : closing) emit_update(k);
             }

@@ -19,6 +19,9 @@ namespace trainvp::workloads {
 enum class exchange_algorithm {
     RING,               // inceptionn.md Alg. 1; every worker updates its own weights
     WORKER_AGGREGATOR,  // inceptionn.md §II-B: the aggregator sums, updates, returns weights
+    // smartnic.md §IV-A: each bucket is one non-blocking `allreduce` op (comm unit) that the
+    // node's smart NIC (fpga.allreduce) runs as a pipelined ring; every worker updates.
+    FPGA_RING,
 };
 
 enum class exchange_policy {
