@@ -82,6 +82,12 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
     d.param("dma_outstanding", &fpga_allreduce::m_dma_outstanding, "32",
             "DMA bursts in flight (enough to cover a PCIe read round trip at Gen3 x8)")
         .range("1", "1024");
+    d.choice("order", &fpga_allreduce::m_order,
+             {{"interleaved", tx_order::INTERLEAVED}, {"rounds", tx_order::ROUNDS}}, "interleaved",
+             "Order of pieces on the link. interleaved: step-1 pieces fill the gaps between "
+             "forwarded ones (FIFOs far smaller than a block suffice). rounds: strictly the "
+             "schedule's round order, the lockstep ring of smartnic.md Fig. 1 (the Tx FIFO must "
+             "hold a whole step's pieces plus two; checked per request)");
     d.choice("compression", &fpga_allreduce::m_compression,
              {{"none", compression::NONE}, {"bfp", compression::BFP}}, "none",
              "Gradient format on the wire: none (FP32) or bfp (block floating point, "
@@ -176,6 +182,11 @@ fpga_allreduce::fpga_allreduce(const sc_core::sc_module_name& name, const params
     m_tx_slots = slots("tx_fifo", m_tx_depth, 2);
     m_out_slots = slots("output_fifo", m_out_depth, 1);
     m_credits_free = m_rx_slots;  // every card of a ring has the same rx_fifo
+    // New data enters the ring only while half the Tx FIFO (at least two slots) is free: the
+    // bubble rule needs two, and the slack keeps adder-bound rings (BFP) from filling every
+    // FIFO, where each adder would wait for its successor's credit piece by piece.
+    m_inject_free =
+        m_order == tx_order::ROUNDS ? 2 : std::max<std::size_t>(2, (m_tx_slots + 1) / 2);
     if (m_compression == compression::BFP) {
         m_bfp.emplace(static_cast<std::size_t>(m_bfp_block),
                       static_cast<unsigned>(m_bfp_exponent_bits),
@@ -346,6 +357,13 @@ const fpga_allreduce::ring_plan& fpga_allreduce::plan(std::uint64_t count) {
         P.sends.push_back(p);
     }
     for (const piece& p : P.recvs) P.finals += p.final ? 1 : 0;
+    P.pieces_per_step = P.step1_sends;
+    if (m_order == tx_order::ROUNDS && m_tx_slots < P.pieces_per_step + 2) {
+        throw sim_error(
+            path() + ": order rounds needs a Tx FIFO of " + std::to_string(P.pieces_per_step + 2) +
+            " segments for a request of " + std::to_string(count * 4) +
+            " B (a step's pieces plus two); tx_fifo holds " + std::to_string(m_tx_slots));
+    }
     return P;
 }
 
@@ -393,8 +411,9 @@ void fpga_allreduce::check_done() {
     }
 }
 
-// Step-1 pieces: DMA reads straight into the Tx FIFO, several in flight, each holding a
-// reserved Tx slot.  New data needs two free slots (bubble flow control).
+// Step-1 pieces: DMA reads into the Tx FIFO, at most an input FIFO's worth in flight (so the
+// reduce steps' operand reads are not queued behind a whole block on PCIe), each holding a
+// reserved Tx slot.  New data needs m_inject_free free slots (bubble flow control).
 void fpga_allreduce::inject_thread() {
     struct pending {
         std::size_t index;
@@ -420,7 +439,7 @@ void fpga_allreduce::inject_thread() {
                 m_tx_changed.notify(sc_core::SC_ZERO_TIME);
                 continue;
             }
-            if (k < P.step1_sends && tx_free() >= 2) {
+            if (k < P.step1_sends && tx_free() >= m_inject_free && inflight.size() < m_in_slots) {
                 const piece& pc = P.sends[k];
                 std::shared_ptr<std::vector<float>> data;
                 if (m_functional) data = std::make_shared<std::vector<float>>(pc.count);
@@ -586,6 +605,27 @@ void fpga_allreduce::tx_thread() {
             wait(m_tx_changed | m_credit_out_changed);
             continue;
         }
+        std::size_t pos = 0;
+        if (m_order == tx_order::ROUNDS) {
+            // Lockstep: the next send in round order, once it is in the FIFO.
+            pos = m_tx_fifo.size();
+            for (std::size_t k = 0; k < m_tx_fifo.size(); ++k) {
+                if (m_tx_fifo[k].index == m_sent) pos = k;
+            }
+            if (pos == m_tx_fifo.size()) {
+                wait(m_tx_changed | m_credit_out_changed);
+                continue;
+            }
+        } else {
+            // Ring traffic first: a forwarded piece is on the ring's critical chain (the next
+            // card forwards it in turn); step-1 pieces fill the gaps.
+            for (std::size_t k = 0; k < m_tx_fifo.size(); ++k) {
+                if (m_plan->sends[m_tx_fifo[k].index].step > 1 && m_tx_fifo[k].ready <= now) {
+                    pos = k;
+                    break;
+                }
+            }
+        }
         if (!asking) {
             asking = true;
             asked = now;
@@ -603,12 +643,12 @@ void fpga_allreduce::tx_thread() {
         }
         asking = false;
         m_credit_wait_ns.sample(ns(now - asked));
-        send_data(m_tx_fifo.front());
+        send_data(pos);
     }
 }
 
-void fpga_allreduce::send_data(const fifo_item& item) {
-    const fifo_item it = item;
+void fpga_allreduce::send_data(std::size_t pos) {
+    const fifo_item it = m_tx_fifo[pos];
     const piece& pc = m_plan->sends[it.index];
     packet_ext ext;
     ext.src = static_cast<std::uint32_t>(m_node_id);
@@ -636,7 +676,8 @@ void fpga_allreduce::send_data(const fifo_item& item) {
     m_tx_payload += ext.payload;
     // The piece leaves the Tx FIFO as the MAC sends it; its slot is free at the end.
     wait_until(m_link_free);
-    m_tx_fifo.pop_front();
+    // Only this thread removes items, and others only append: pos still names the piece.
+    m_tx_fifo.erase(m_tx_fifo.begin() + static_cast<std::ptrdiff_t>(pos));
     m_tx_level.change_at(m_link_free, -static_cast<std::int64_t>(it.bytes));
     m_tx_changed.notify(sc_core::SC_ZERO_TIME);
     ++m_sent;

@@ -90,7 +90,7 @@ private:
     sc_core::sc_time dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
                          const sc_core::sc_time& start, unsigned char* data);
     void send_frame(packet_ext& ext, const sc_core::sc_time& ready);
-    void send_data(const fifo_item& it);
+    void send_data(std::size_t pos);
     std::uint64_t wire_bytes(std::uint64_t payload) const;
     std::uint64_t encoded_bytes(std::uint64_t elements) const;
     std::size_t tx_free() const { return m_tx_slots - m_tx_fifo.size() - m_tx_reserved; }
@@ -110,6 +110,8 @@ private:
     units::data_size m_dma_burst;
     std::uint64_t m_dma_outstanding = 0;
     enum class compression { NONE, BFP };
+    enum class tx_order { INTERLEAVED, ROUNDS };
+    tx_order m_order = tx_order::INTERLEAVED;
     compression m_compression = compression::NONE;
     std::uint64_t m_bfp_block = 0;
     std::uint64_t m_bfp_exponent_bits = 0;
@@ -118,6 +120,7 @@ private:
 
     std::optional<codecs::bfp_codec> m_bfp;
     std::size_t m_rx_slots = 0, m_tx_slots = 0, m_in_slots = 0, m_out_slots = 0;
+    std::size_t m_inject_free = 2;  // free Tx slots new data needs
     dma_channel m_dma;
     timed_resource m_lanes_busy;
     timed_resource m_mac;
@@ -136,6 +139,7 @@ private:
         std::vector<std::size_t> send_of_recv;  // the send a forwarding receive feeds
         std::size_t step1_sends = 0;            // sends[0, step1_sends) carry local data
         std::size_t finals = 0;
+        std::size_t pieces_per_step = 0;  // the most pieces any step sends
     };
     std::map<std::uint64_t, ring_plan> m_plans;  // by element count
     const ring_plan& plan(std::uint64_t count);
