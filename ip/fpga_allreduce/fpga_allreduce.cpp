@@ -549,6 +549,13 @@ void fpga_allreduce::adder_thread() {
                     const std::vector<float>& local = *op->data;
                     for (std::size_t e = 0; e < n; ++e) (*result)[e] += local[e];
                 }
+                if (m_bfp && pc.reduce && pc.final) {
+                    // The card that completes a block keeps what the others will decode: the
+                    // block as it goes out in BFP, so every card ends with the same values.
+                    std::vector<std::uint8_t> wire;
+                    m_bfp->encode(result->data(), n, wire);
+                    m_bfp->decode(wire.data(), wire.size(), result->data(), n);
+                }
             }
             wait_until(end);
             m_adds += pc.count;
