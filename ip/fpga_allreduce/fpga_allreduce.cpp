@@ -415,12 +415,8 @@ void fpga_allreduce::check_done() {
 // reduce steps' operand reads are not queued behind a whole block on PCIe), each holding a
 // reserved Tx slot.  New data needs m_inject_free free slots (bubble flow control).
 void fpga_allreduce::inject_thread() {
-    struct pending {
-        std::size_t index;
-        sc_time done;
-        std::shared_ptr<std::vector<float>> data;
-    };
-    std::deque<pending> inflight;
+    // A member, not a local: a thread suspended when the run ends is never unwound.
+    std::deque<pending>& inflight = m_inflight;
     while (true) {
         while (m_inject_seq == m_seq || !m_active) wait(m_start_inject);
         m_inject_seq = m_seq;
@@ -463,13 +459,8 @@ void fpga_allreduce::inject_thread() {
 }
 
 void fpga_allreduce::adder_thread() {
-    struct operand {
-        std::size_t index;
-        sc_time ready;
-        std::shared_ptr<std::vector<float>> data;
-    };
-    std::deque<operand> input;  // the input FIFO: local operands of reduce steps
-    std::vector<bool> requested;
+    std::deque<operand>& input = m_input;  // the input FIFO: local operands of reduce steps
+    std::vector<bool>& requested = m_requested;
     while (true) {
         while (m_adder_seq == m_seq || !m_active) wait(m_start_adder);
         m_adder_seq = m_seq;

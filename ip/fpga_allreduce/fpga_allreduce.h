@@ -159,6 +159,20 @@ private:
         std::shared_ptr<std::vector<std::uint8_t>> data;
     };
     std::deque<rx_item> m_rx;
+    // Step-1 reads in flight (inject thread) and the input FIFO's operands (adder thread).
+    struct pending {
+        std::size_t index = 0;
+        sc_core::sc_time done;
+        std::shared_ptr<std::vector<float>> data;
+    };
+    struct operand {
+        std::size_t index = 0;
+        sc_core::sc_time ready;
+        std::shared_ptr<std::vector<float>> data;
+    };
+    std::deque<pending> m_inflight;
+    std::deque<operand> m_input;
+    std::vector<bool> m_requested;
     std::deque<fifo_item> m_tx_fifo;
     std::size_t m_tx_reserved = 0;
     std::deque<fifo_item> m_out_fifo;
