@@ -21,8 +21,9 @@
 // - a layer here is fc + bias + ReLU: M^2 + M weights (the model's R_l counts M^2: 0.05 %),
 //   the bias and ReLU FLOPs (< 0.1 %);
 // - per request, the ring pipeline's fill and drain: the last pieces cross up to 2N-3 hops
-//   (32 KiB pieces, a cut-through switch with 1 us latency, as datacenter switches like the
-//   paper's Dell S6100-ON forward); 64 KiB pieces and store-and-forward cost 3 % at N = 6;
+//   (64 KiB pieces, a cut-through switch with 1 us latency, as datacenter switches like the
+//   paper's Dell S6100-ON forward; store-and-forward cost 3 % at N = 6 with the
+//   interleaved order);
 // - the adder lanes and the link run at the same rate by design (8 x 32 bit x 156.25 MHz =
 //   40 Gb/s), so any gap in the received stream is lost for good: ~1 % of T_AR measured.
 // - the model's T_mem = 2 R / BW_pcie counts reads and writes on one bandwidth; PCIe is full
@@ -55,11 +56,13 @@ constexpr std::int64_t k_width = 2048;  // smartnic.md §III/§V: 2048 x 2048 la
 constexpr double k_peak = 3.2256e12;        // host.cpu default: Xeon 8280, smartnic.md §III
 constexpr double k_mem_bw = 10e12;          // fast memory: the model's compute-only T_F, T_B
 constexpr double k_eth = 40e9;              // smartnic.md §V-A: 40 Gbps
-constexpr std::uint64_t k_segment = 32768;  // card piece size
+constexpr std::uint64_t k_segment = 65536;  // card piece size
 constexpr std::uint64_t k_mtu = 9000, k_overhead = 38;
 constexpr double k_lanes = 8, k_clock = 156.25e6;  // fpga.allreduce defaults (smartnic.md §V-A)
-// PCIe Gen3 x16 per direction after encoding, and per 256 B TLP with 24 B header + 4 B DLLP.
-constexpr double k_pcie_dir = 16 * 8e9 * 128.0 / 130.0 / 8.0 * 256.0 / (256.0 + 28.0);
+// PCIe Gen3 x16 per direction after encoding, and per 4 KiB TLP with 24 B header + 4 B DLLP
+// (4 KiB TLPs and DMA bursts: 16x fewer transactions to simulate than 256 B; PCIe is not
+// the bottleneck either way).
+constexpr double k_pcie_dir = 16 * 8e9 * 128.0 / 130.0 / 8.0 * 4096.0 / (4096.0 + 28.0);
 
 models::model mlp(std::int64_t batch) {
     models::model_options o;
@@ -76,10 +79,10 @@ templates:
       host: {type: host.cpu, node_id: "${index}", peak: 3.2256TFLOP/s}
       mem: {type: memory, bandwidth: 10TB/s, latency: 0ns, size: 64GiB}
       dma_mem: {type: memory, bandwidth: 10TB/s, latency: 0ns, size: 64GiB}
-      pcie: {type: pcie.link, gen: 3, lanes: 16}
+      pcie: {type: pcie.link, gen: 3, lanes: 16, max_payload: 4096B, max_read_request: 4096B}
       fpga: {type: fpga.allreduce, node_id: "${index}", ring_size: RING, rate: 40Gb/s,
-             segment: 32KiB, order: rounds, input_fifo: 256KiB, rx_fifo: 512KiB, tx_fifo: 8MiB,
-             output_fifo: 256KiB, mtu: 9000B, frame_overhead: 38B, compression: COMP}
+             segment: 64KiB, order: rounds, input_fifo: 256KiB, rx_fifo: 512KiB, tx_fifo: 8MiB,
+             output_fifo: 256KiB, dma_burst: 4KiB, mtu: 9000B, frame_overhead: 38B, compression: COMP}
       link: {type: ethernet.link, rate: 40Gb/s, propagation: 10ns}
     connections:
       - host.mem -> mem.target[0]
@@ -126,7 +129,7 @@ fpga::smartnic_model_result predicted(int n, std::int64_t batch, bool bfp) {
     in.nodes = static_cast<std::uint64_t>(n);
     in.worker_flops = k_peak;
     in.add_bits = 32;
-    // alpha: a full piece's payload over its wire bytes (ceil(32 KiB / MTU) frames' overhead).
+    // alpha: a full piece's payload over its wire bytes (ceil(64 KiB / MTU) frames' overhead).
     const double frames = std::ceil(static_cast<double>(k_segment) / k_mtu);
     in.alpha = k_segment / (k_segment + frames * k_overhead);
     in.eth_bits_per_s = k_eth;
