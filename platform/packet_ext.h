@@ -50,7 +50,10 @@ struct packet_ext : tlm::tlm_extension<packet_ext> {
 // The extension on a "nic" socket: a host's request to its NIC (send a message, post a
 // receive) and the NIC's notifications back (a send completed, a message arrived).
 struct nic_msg_ext : tlm::tlm_extension<nic_msg_ext> {
-    enum class op { SEND, SEND_DONE, RECEIVED };
+    // ALLREDUCE: the host asks a smart NIC to all-reduce `bytes` of fp32 at host_addr across its
+    // ring (fpga.allreduce); the NIC answers SEND_DONE with the same msg_id when the result is
+    // in host memory.
+    enum class op { SEND, SEND_DONE, RECEIVED, ALLREDUCE };
     op what = op::SEND;
     std::uint32_t peer = 0;   // destination (SEND) or source (RECEIVED) node id
     std::uint64_t bytes = 0;  // message payload bytes

@@ -108,17 +108,19 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
 
     workloads::training_options o;
     if (const config_node* v = t.find("algorithm")) {
+        // fpga_ring: the exchange is offloaded to the nodes' smart NICs (fpga.allreduce).
         static const exchange_algorithm algorithms[] = {exchange_algorithm::RING,
                                                         exchange_algorithm::WORKER_AGGREGATOR,
                                                         exchange_algorithm::BINOMIAL_TREE,
                                                         exchange_algorithm::HALVING_DOUBLING,
                                                         exchange_algorithm::DOUBLE_BINARY_TREE,
+                                                        exchange_algorithm::FPGA_RING,
                                                         exchange_algorithm::NONE};
         o.algorithm = algorithms[param_parse::to_choice(
             *v,
             training_decl("algorithm", param_kind::ENUM,
                           {"ring", "worker_aggregator", "binomial_tree", "halving_doubling",
-                           "double_binary_tree", "none"}),
+                           "double_binary_tree", "fpga_ring", "none"}),
             key_of("algorithm"))];
     }
     if (const config_node* v = t.find("broadcast")) {

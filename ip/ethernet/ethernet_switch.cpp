@@ -293,9 +293,10 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
 }
 
 void ethernet_switch::audit(audit_log& log) const {
+    // A frame's departure may be annotated past the end of the run (loosely timed: it was
+    // already handed to the egress link, e.g. a credit frame nobody waits for), so only
+    // conservation is checked, not that the queues are empty by now.
     m_flow.audit(log, path(), "all ports");
-    log.check(path(), "output queues drained", m_last_departure <= sc_core::sc_time_stamp(),
-              "frames queued until " + m_last_departure.to_string());
 }
 
 std::string ethernet_switch::pending_work() const {

@@ -109,6 +109,8 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
     d.stat("ops_send", &host_cpu::m_ops_send, "1", "send ops done (SEND_DONE received)");
     d.stat("ops_recv", &host_cpu::m_ops_recv, "1", "recv ops done");
     d.stat("ops_delay", &host_cpu::m_ops_delay, "1", "delay ops done");
+    d.stat("ops_allreduce", &host_cpu::m_ops_allreduce, "1",
+           "allreduce ops done (offloaded to the smart NIC; completion reported)");
     d.stat("flops", &host_cpu::m_flops, "FLOP", "Floating-point operations run on the cores");
     d.stat("memory_bytes", &host_cpu::m_memory_bytes, "B", "Bytes of memory traffic on `mem`");
     d.stat("bytes_sent", &host_cpu::m_bytes_sent, "B", "Payload bytes of completed sends");
@@ -138,9 +140,9 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
     }
     m_busy_ns = {&m_cpu_busy_ns, &m_comm_busy_ns, &m_gpu_busy_ns, &m_copy_busy_ns};
     m_busy = {&m_cpu_busy, &m_comm_busy, &m_gpu_busy, &m_copy_busy};
-    m_ops_of = {&m_ops_compute,     &m_ops_gpu_compute, &m_ops_copy_to_host,
-                &m_ops_copy_to_gpu, &m_ops_sum,         &m_ops_update,
-                &m_ops_send,        &m_ops_recv,        &m_ops_delay};
+    m_ops_of = {&m_ops_compute, &m_ops_gpu_compute, &m_ops_copy_to_host, &m_ops_copy_to_gpu,
+                &m_ops_sum,     &m_ops_update,      &m_ops_send,         &m_ops_recv,
+                &m_ops_delay,   &m_ops_allreduce};
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
     spawn_thread("run_cpu", [this] { run_cpu(); });
     spawn_thread("run_comm", [this] { run_comm(); });
@@ -177,9 +179,13 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
             !has_accel) {
             problem = "runs on the accelerator, but " + path() +
                       ".accel is not bound (connect it to an accelerator's ctrl socket)";
-        } else if ((o.kind == op_kind::SEND || o.kind == op_kind::RECV) && !has_nic) {
+        } else if ((o.kind == op_kind::SEND || o.kind == op_kind::RECV ||
+                    o.kind == op_kind::ALLREDUCE) &&
+                   !has_nic) {
             problem = "needs a NIC, but " + path() + ".nic is not bound";
-        } else if ((o.kind == op_kind::SEND || o.kind == op_kind::RECV) && !has_notify) {
+        } else if ((o.kind == op_kind::SEND || o.kind == op_kind::RECV ||
+                    o.kind == op_kind::ALLREDUCE) &&
+                   !has_notify) {
             problem = "needs a NIC, but " + path() +
                       ".nic_notify is not bound (the NIC could not report completions)";
         } else if ((o.kind == op_kind::COMPUTE || o.kind == op_kind::SUM ||
@@ -233,6 +239,7 @@ void host_cpu::record(std::size_t i, op_unit u, const sc_time& start, const sc_t
             break;
         case op_kind::SEND:
         case op_kind::RECV:
+        case op_kind::ALLREDUCE:
             m_comm_ns.add(t);
             break;
         case op_kind::COPY_TO_HOST:
@@ -278,6 +285,7 @@ void host_cpu::run_unit(op_unit u) {
                 run_accel(i);
                 break;
             case op_kind::SEND:
+            case op_kind::ALLREDUCE:  // posted like a send; done at the NIC's SEND_DONE
                 run_send(i);
                 break;
             case op_kind::RECV:
@@ -432,7 +440,8 @@ void host_cpu::run_send(std::size_t i) {
     // which may even arrive before b_transport returns.
     s.state = op_state::ISSUED;
     nic_msg_ext ext;
-    ext.what = nic_msg_ext::op::SEND;
+    const bool allreduce = o.kind == op_kind::ALLREDUCE;
+    ext.what = allreduce ? nic_msg_ext::op::ALLREDUCE : nic_msg_ext::op::SEND;
     ext.peer = o.peer;
     ext.bytes = o.bytes;
     ext.tos = o.tos;
@@ -450,7 +459,8 @@ void host_cpu::run_send(std::size_t i) {
     nic->b_transport(trans, delay);
     trans.clear_extension(&ext);
     if (trans.is_response_error()) {
-        throw sim_error(path() + ": " + describe(i) + " to node " + std::to_string(o.peer) +
+        throw sim_error(path() + ": " + describe(i) +
+                        (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
                         " was refused by the NIC: " + trans.get_response_string());
     }
     const sc_time accepted = sc_core::sc_time_stamp() + delay;
@@ -510,7 +520,7 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         const std::size_t i = it->second;
         m_send_of_msg.erase(it);
         m_send_latency_ns.sample(ns(at - m_status[i].posted));
-        m_bytes_sent += m_ops[i].bytes;
+        if (m_ops[i].kind == op_kind::SEND) m_bytes_sent += m_ops[i].bytes;
         mark_done(i, at);
     } else if (ext->what == nic_msg_ext::op::RECEIVED) {
         // A receive running on a unit takes the message; otherwise it is unexpected.

@@ -139,7 +139,7 @@ private:
     std::array<scalar*, ops::k_op_units> m_busy_ns{};
     scalar m_compute_ns, m_comm_ns, m_copy_ns, m_sum_ns, m_update_ns, m_delay_ns;
     counter m_ops_compute, m_ops_gpu_compute, m_ops_copy_to_host, m_ops_copy_to_gpu, m_ops_sum,
-        m_ops_update, m_ops_send, m_ops_recv, m_ops_delay;
+        m_ops_update, m_ops_send, m_ops_recv, m_ops_delay, m_ops_allreduce;
     std::array<counter*, ops::k_op_kinds> m_ops_of{};
     scalar m_flops;
     counter m_memory_bytes, m_bytes_sent, m_bytes_received, m_bytes_to_gpu, m_bytes_to_host;

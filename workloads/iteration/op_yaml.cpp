@@ -70,6 +70,10 @@ std::string ops_yaml(const std::vector<ops::op>& list, const std::string& indent
             case op_kind::DELAY:
                 out << ", time: " << o.delay_ps << "ps";
                 break;
+            case op_kind::ALLREDUCE:
+                out << ", bytes: " << bytes << ", address: " << hex(o.address)
+                    << ", tag: " << o.tag;
+                break;
         }
         if (!o.after.empty()) {
             out << ", after: [";

@@ -142,7 +142,10 @@ training_builder::training_builder(const models::model& m, training_options o)
     for (const auto& b : m_buckets) {
         if (none) break;
         const std::uint64_t n = b.bytes / bpv;
-        if (ring) {
+        if (m_options.algorithm == exchange_algorithm::FPGA_RING) {
+            // The NIC runs the schedule (its FSM); the host only needs one tag per bucket.
+            m_schedules.push_back(collectives::schedule{});
+        } else if (ring) {
             switch (m_options.algorithm) {
                 case exchange_algorithm::BINOMIAL_TREE:
                     m_schedules.push_back(collectives::binomial_tree_allreduce(p, n));
@@ -194,6 +197,7 @@ std::vector<op> training_builder::aggregator_ops() const {
 std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) const {
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
+    const bool fpga = m_options.algorithm == exchange_algorithm::FPGA_RING;
     const bool ring = is_allreduce(m_options.algorithm);
     const bool none = m_options.algorithm == exchange_algorithm::NONE;
     const bool gpu = m_options.compute == compute_placement::GPU;
@@ -382,6 +386,19 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                     c.address = m_grad_base + m_buckets[k].offset;
                     start = push(with_after(c, {bi}));
                 }
+                if (fpga) {
+                    // smartnic.md Fig. 3b: a non-blocking request to the smart NIC; the update
+                    // waits for its completion.
+                    op a;
+                    a.name = prefix + "ar_" + m_buckets[k].name;
+                    a.kind = op_kind::ALLREDUCE;
+                    a.unit = op_unit::COMM;
+                    a.bytes = m_buckets[k].bytes;
+                    a.address = m_grad_base + m_buckets[k].offset;
+                    a.tag = tag_of[k];
+                    done[k] = {push(with_after(a, {start}))};
+                    continue;
+                }
                 const std::size_t base = list.size();
                 for (auto& o : collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
                                               exchange_options(k, {start}))) {
@@ -389,12 +406,16 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                 }
                 done[k] = frontier(list, base);
             }
-            // smartnic.md Fig. 3b / T_total: the update of a bucket follows the backward op after
-            // the one that closed it, so the cpu computes that op while the bucket's exchange runs
-            // (max(U_{l+1} + B_{l-1}, AR_l)).
-            if (overlap) {
+            // smartnic.md Fig. 3b / T_total: the update of a bucket follows the backward op (of a
+            // layer with parameters) after the one that closed it, so the cpu computes that op
+            // while the bucket's exchange runs (max(U_{l+1} + B_{l-1}, AR_l)). A layer without
+            // parameters (ReLU, pooling) is not "the next backward op" of the formula: the update
+            // waits for the next layer that computes weight gradients.
+            if (overlap && (L.weight_grad_bytes > 0 || !closing.empty())) {
                 for (std::size_t k : pending) emit_update(k);
                 pending = closing;
+            } else if (overlap) {
+                // keep the pending updates for the next layer with parameters
             } else {
                 for (std::size_t k : closing) emit_update(k);
             }

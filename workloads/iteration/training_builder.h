@@ -25,6 +25,9 @@ enum class exchange_algorithm {
     BINOMIAL_TREE,       // reduce to rank 0 and broadcast back along a binomial tree
     HALVING_DOUBLING,    // recursive halving reduce-scatter + doubling all-gather (Rabenseifner)
     DOUBLE_BINARY_TREE,  // two complementary binary trees, half the data each
+    // smartnic.md §IV-A: each bucket is one non-blocking `allreduce` op (comm unit) that the
+    // node's smart NIC (fpga.allreduce) runs as a pipelined ring; every worker updates.
+    FPGA_RING,
     NONE,  // no exchange: each worker trains alone (the single-node baselines: paleo.md Table 1,
            // smartnic.md Fig. 4b's one node); a GPU worker updates on the GPU
 };

@@ -22,6 +22,8 @@ const char* kind_name(op_kind k) {
             return "recv";
         case op_kind::DELAY:
             return "delay";
+        case op_kind::ALLREDUCE:
+            return "allreduce";
     }
     return "?";
 }
@@ -72,6 +74,9 @@ std::vector<op_unit> allowed_units(op_kind k) {
             return {op_unit::COMM, op_unit::CPU};
         case op_kind::DELAY:
             return {op_unit::CPU, op_unit::COMM, op_unit::GPU, op_unit::COPY};
+        case op_kind::ALLREDUCE:
+            // smartnic.md Fig. 3b: one host thread posts the request and later waits for it.
+            return {op_unit::COMM, op_unit::CPU};
     }
     return {op_unit::CPU};
 }
@@ -90,6 +95,7 @@ const char* category(op_kind k) {
             return "update";
         case op_kind::SEND:
         case op_kind::RECV:
+        case op_kind::ALLREDUCE:
             return "comm";
         case op_kind::DELAY:
             return "delay";
@@ -144,6 +150,7 @@ op_phase phase_of(const op& o) {
             return op_phase::UPDATE;
         case op_kind::SEND:
         case op_kind::RECV:
+        case op_kind::ALLREDUCE:
             return op_phase::COMM;
         case op_kind::DELAY:
             return op_phase::OTHER;

@@ -21,6 +21,12 @@ enum class op_kind {
     SEND,          // a message to another node, through the NIC
     RECV,          // a message from another node
     DELAY,         // a fixed time (calibration, a measured phase)
+    // A non-blocking all-reduce of `bytes` of fp32 gradients at `address`, offloaded to the
+    // node's smart NIC (smartnic.md Fig. 3b: "a thread launches a non-blocking all-reduce
+    // request ... specifying the start memory address and number of the weight gradients").
+    // The unit is free once the request is posted; the op is done when the NIC reports
+    // completion, so ops `after` it are the blocking wait.
+    ALLREDUCE,
 };
 
 // The units a host runs ops on.  Ops on one unit run in list order; units run concurrently.
@@ -46,7 +52,7 @@ enum class op_phase {
     OTHER,        // anything else (a delay op not named as a phase)
 };
 
-constexpr std::size_t k_op_kinds = 9;
+constexpr std::size_t k_op_kinds = 10;
 constexpr std::size_t k_op_units = 4;
 constexpr std::size_t k_op_phases = 10;  // AUTO included
 
@@ -74,7 +80,7 @@ struct op {
     std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
     std::uint64_t address = 0;   // host address of the buffer
     std::uint32_t peer = 0;      // SEND: destination node id; RECV: source node id
-    std::uint32_t tag = 0;       // SEND/RECV matching
+    std::uint32_t tag = 0;       // SEND/RECV matching; ALLREDUCE: a label for the request
     std::uint8_t tos = 0;        // SEND: IP ToS of the message's frames
     std::uint32_t inputs = 2;    // SUM: buffers summed into one
     std::uint64_t delay_ps = 0;  // DELAY

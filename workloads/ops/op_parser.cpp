@@ -54,6 +54,10 @@ const std::vector<field>& fields_of(op_kind k) {
           {"tag", field_type::TAG, false, "tag of the message to match"},
           {"address", field_type::ADDRESS, false, "host address of the buffer"}}},
         {op_kind::DELAY, {{"time", field_type::TIME, true, "how long the op takes, e.g. 10us"}}},
+        {op_kind::ALLREDUCE,
+         {{"bytes", field_type::SIZE, true, "bytes of fp32 gradients to all-reduce"},
+          {"address", field_type::ADDRESS, false, "host address of the gradients"},
+          {"tag", field_type::TAG, false, "a label for the request"}}},
     };
     return table.at(k);
 }
@@ -161,7 +165,8 @@ private:
             }
             read_field(f, *v, fkey, o);
         }
-        if ((o.kind == op_kind::SUM || o.kind == op_kind::UPDATE) && o.bytes % 4 != 0) {
+        if ((o.kind == op_kind::SUM || o.kind == op_kind::UPDATE || o.kind == op_kind::ALLREDUCE) &&
+            o.bytes % 4 != 0) {
             const config_node* v = item.find("bytes");
             throw input_error(v->loc(), key + ".bytes",
                               "'" + v->scalar() + "' is not a whole number of fp32 values (" +

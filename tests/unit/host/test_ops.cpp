@@ -124,7 +124,7 @@ TEST(ops, unknown_kind_suggests_the_closest) {
     EXPECT_EQ(error_of("  - {op: sned, to: 1, bytes: 1MB}\n"),
               "t.yaml:2:10: error: workload.ops.node[0].host[0].op: unknown op kind 'sned' (did "
               "you mean 'send'?); ops are compute, gpu_compute, copy_to_host, copy_to_gpu, sum, "
-              "update, send, recv, delay");
+              "update, send, recv, delay, allreduce");
 }
 
 TEST(ops, unknown_key_suggests_the_closest_and_lists_the_kinds_keys) {
@@ -147,7 +147,7 @@ TEST(ops, missing_required_key_names_it) {
 TEST(ops, missing_op_kind) {
     EXPECT_EQ(error_of("  - {flops: 1}\n"),
               "t.yaml:2:5: error: workload.ops.node[0].host[0].op: missing the op kind; ops are "
-              "compute, gpu_compute, copy_to_host, copy_to_gpu, sum, update, send, recv, delay");
+              "compute, gpu_compute, copy_to_host, copy_to_gpu, sum, update, send, recv, delay, allreduce");
 }
 
 TEST(ops, wrong_unit_family) {
