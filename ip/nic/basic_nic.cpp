@@ -10,6 +10,13 @@ namespace trainvp::ip {
 
 basic_nic::basic_nic(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
     p.apply(*this);
+    setup(p);
+}
+
+basic_nic::basic_nic(const sc_core::sc_module_name& name, const params& p, deferred_params)
+    : ip_module(name, p) {}
+
+void basic_nic::setup(const params& p) {
     if (m_mtu.bytes <= m_l3l4_header.bytes) {
         throw input_error(p.where(), path() + ".mtu", "the MTU must exceed l3l4_header");
     }
@@ -183,7 +190,7 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     if (st.received == 0) {
         st.frames = ext->frames;
         st.tag = ext->tag;
-        st.data = ext->data;
+        st.data = local.data;  // as rx_process left it (a decompressed copy)
         st.host_addr = m_rx_buffer.bytes + m_rx_offset;
         m_rx_offset = (m_rx_offset + ext->msg_bytes) % m_rx_region.bytes;
     }
