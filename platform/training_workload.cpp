@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "platform/did_you_mean.h"
+#include "platform/packet_ext.h"
 #include "platform/param_decl.h"
 #include "platform/params.h"
 #include "platform/platform_loader.h"
@@ -49,8 +50,9 @@ void hand_out_training(const config_node& t, const platform_desc& desc,
             std::string("expected a map (model, batch, workers, ...), got ") + t.kind_name());
     }
     const std::vector<std::string> keys = {
-        "model",  "batch",   "workers",      "aggregator",    "algorithm",  "policy",
-        "bucket", "compute", "forward_time", "backward_time", "iterations", "tos"};
+        "model",      "batch",  "workers",    "aggregator",   "algorithm",
+        "policy",     "bucket", "compute",    "forward_time", "backward_time",
+        "iterations", "tos",    "compression"};
     for (const auto& e : t.entries()) {
         if (std::find(keys.begin(), keys.end(), e.key) == keys.end()) {
             throw input_error(e.key_loc, base + "." + e.key,
@@ -157,6 +159,19 @@ void hand_out_training(const config_node& t, const platform_desc& desc,
         }
         o.tos = static_cast<std::uint8_t>(x);
     }
+    // `compression: true` is the paper's MPI_collective_communication_comp (inceptionn.md
+    // §VI-B): the exchange's sockets get the reserved ToS 0x28, which the NIC compresses.
+    const config_node* compression = t.find("compression");
+    if (compression != nullptr &&
+        param_parse::to_bool(*compression, training_decl("compression", param_kind::BOOL),
+                             key_of("compression"))) {
+        if (t.find("tos") != nullptr && o.tos != k_tos_compressible) {
+            throw input_error(compression->loc(), key_of("compression"),
+                              "compression marks the exchange with ToS 0x28, but tos is " +
+                                  t.find("tos")->scalar());
+        }
+        o.tos = k_tos_compressible;
+    }
 
     // The hosts: each must run ops and have a node id.
     std::vector<std::string> names;
@@ -254,6 +269,27 @@ void hand_out_training(const config_node& t, const platform_desc& desc,
         throw input_error(
             wv.loc(), key_of("workers"),
             "a ring all-reduce needs at least 2 workers, got " + std::to_string(workers.size()));
+    }
+
+    // Frames marked compressible must meet a NIC that compresses them: a plain NIC would send
+    // them uncompressed, and the run would silently measure the baseline.
+    if (o.tos == k_tos_compressible) {
+        const config_node* why = compression != nullptr ? compression : t.find("tos");
+        const std::string why_key = compression != nullptr ? "compression" : "tos";
+        std::vector<training_host> all = workers;
+        if (aggregator) all.push_back(*aggregator);
+        for (const training_host& h : all) {
+            for (const connection_desc& c : desc.connections) {
+                if (c.from != h.path + ".nic") continue;
+                const std::string nic = c.to.substr(0, c.to.rfind('.'));
+                auto it = by_path.find(nic);
+                if (it == by_path.end() || it->second->compresses_tos(o.tos)) continue;
+                throw input_error(why->loc(), key_of(why_key),
+                                  "compressible traffic (ToS 0x28) from " + h.path + " goes to " +
+                                      nic + ", a " + it->second->type().name +
+                                      " that does not compress it (use nic.inceptionn)");
+            }
+        }
     }
 
     const workloads::training_builder b(model, o);

@@ -1,7 +1,9 @@
 #include "ip/nic/inceptionn_nic.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "platform/registry.h"
 #include "platform/sim_time.h"
@@ -13,6 +15,12 @@ namespace {
 // Table III's rows are percentages rounded to 0.1: four of them may be off by 0.2 % in sum
 // (AlexNet 2^-6 sums to 100.1 %).
 constexpr double k_histogram_sum_tolerance = 0.002;
+
+std::string fmt(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
+}
 
 using codecs::inceptionn_codec;
 
@@ -114,8 +122,8 @@ inceptionn_nic::inceptionn_nic(const sc_core::sc_module_name& name, const params
         const double sum = m_histogram[0] + m_histogram[1] + m_histogram[2] + m_histogram[3];
         if (std::abs(sum - 1.0) > k_histogram_sum_tolerance) {
             throw input_error(loc_of("histogram"), path() + ".histogram",
-                              "the fractions sum to " + std::to_string(sum) + ", not 1 (within " +
-                                  std::to_string(k_histogram_sum_tolerance) + ")");
+                              "the fractions sum to " + fmt(sum) + ", not 1 (within " +
+                                  fmt(k_histogram_sum_tolerance) + ", Table III's rounding)");
         }
         // Normalised like inceptionn_codec::compression_ratio does.
         m_hist = {m_histogram[0] / sum, m_histogram[1] / sum, m_histogram[2] / sum,

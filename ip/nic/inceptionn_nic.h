@@ -28,6 +28,7 @@ public:
     inceptionn_nic(const sc_core::sc_module_name& name, const params& p);
     static void declare(type_decl<inceptionn_nic>& d);
     void end_of_run() override;
+    bool compresses_tos(std::uint8_t tos) const override { return tos == k_tos_compressible; }
 
     // Compressed stream bytes of one frame of `values` floats in timing mode: 2/10/18/34 bits
     // per value drawn from the histogram (a multinomial draw), plus the tail group's unused tag

@@ -238,6 +238,9 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                 u.after = x[pos].after;
                 const std::size_t u_index = base + pos;
                 for (std::size_t j = pos; j < x.size(); ++j) {
+                    // What goes back is weights, not gradients: never marked compressible
+                    // (inceptionn.md §VIII-A: WA+C compresses "only one direction").
+                    if (x[j].kind == op_kind::SEND) x[j].tos = 0;
                     for (std::size_t& a : x[j].after) {
                         if (a >= u_index) ++a;
                     }

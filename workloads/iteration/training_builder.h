@@ -48,7 +48,9 @@ struct training_options {
     std::optional<std::uint64_t> forward_ps;
     std::optional<std::uint64_t> backward_ps;
     int iterations = 1;
-    std::uint8_t tos = 0;  // of the exchange's sends
+    // Of the gradient sends (both directions of a ring; a worker-aggregator's workers only: the
+    // aggregator returns weights, which are never marked).
+    std::uint8_t tos = 0;
 };
 
 // One exchange unit: the gradients of a run of consecutive layers, contiguous in the gradient
