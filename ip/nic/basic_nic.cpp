@@ -150,6 +150,8 @@ void basic_nic::send_message(const message& m) {
     m_tx_queue_level.change_at(last_end, -1);
     nic_msg_ext done = d;
     done.what = nic_msg_ext::op::SEND_DONE;
+    done.data.reset();  // the sender's data is unchanged
+    tx_message_done(done);
     notify_host(done, last_end);
     span("send " + std::to_string(d.bytes) + "B to " + std::to_string(d.peer), "comm", m.posted,
          last_end);

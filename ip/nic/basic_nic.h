@@ -73,6 +73,11 @@ protected:
         return arrived;
     }
 
+    // Called once a message's last frame has left, before the host is told (SEND_DONE).  A
+    // compression NIC in functional mode puts the payload as the receivers will see it into
+    // done.data (default: nothing changes).
+    virtual void tx_message_done(nic_msg_ext& done) { (void)done; }
+
     // Bytes on the wire: payload, IP/TCP headers and Ethernet overhead, padded to the minimum
     // Ethernet frame.
     std::uint64_t wire_bytes(std::uint64_t payload) const {

@@ -185,7 +185,24 @@ std::uint64_t inceptionn_nic::compressed_bytes(tx_frame& f) {
     out->insert(out->end(), msg.begin() + static_cast<std::ptrdiff_t>(off + values * 4),
                 msg.begin() + static_cast<std::ptrdiff_t>(off + raw));
     f.ext.data = out;  // this frame's payload as carried
+
+    // What the receivers will decode, for the sender's own copy (see tx_message_done).
+    if (!m_tx_decoded || m_tx_decoded_msg != f.ext.msg_id) {
+        m_tx_decoded = std::make_shared<std::vector<std::uint8_t>>(msg);
+        m_tx_decoded_msg = f.ext.msg_id;
+    }
+    m_codec->decode(out->data(), out->size(), m_floats.data(), values);
+    if (values > 0) std::memcpy(m_tx_decoded->data() + off, m_floats.data(), values * 4);
     return out->size();
+}
+
+// Functional mode: SEND_DONE carries the message as the receivers decode it, so that the sender
+// can keep the same values (after a ring all-gather every node then holds identical gradients).
+// On the hardware this is the compressed stream fed back through the decompression engine and
+// written to the host by DMA; that DMA write is not timed here.
+void inceptionn_nic::tx_message_done(nic_msg_ext& done) {
+    if (m_tx_decoded && m_tx_decoded_msg == done.msg_id) done.data = std::move(m_tx_decoded);
+    m_tx_decoded.reset();
 }
 
 // The engine streams the frame from the virtual FIFO once its payload is in the NIC: headers

@@ -41,6 +41,7 @@ public:
 protected:
     sc_core::sc_time tx_process(tx_frame& f) override;
     sc_core::sc_time rx_process(packet_ext& ext, const sc_core::sc_time& arrived) override;
+    void tx_message_done(nic_msg_ext& done) override;
 
 private:
     struct rx_message {
@@ -72,6 +73,9 @@ private:
     sc_core::sc_time m_msg_compress_start;
     std::map<std::pair<std::uint32_t, std::uint64_t>, rx_message> m_rx_msgs;  // (src, msg id)
     std::vector<float> m_floats;  // scratch for the codec
+    // Functional mode: the message being sent as its receivers will decode it.
+    std::shared_ptr<std::vector<std::uint8_t>> m_tx_decoded;
+    std::uint64_t m_tx_decoded_msg = 0;
 
     counter m_compressed_frames, m_bypassed_frames, m_decompressed_frames;
     counter m_bytes_in, m_bytes_out;

@@ -96,6 +96,7 @@ training_builder::training_builder(const models::model& m, training_options o)
         throw std::invalid_argument(what + ": model " + m_model.name() +
                                     " has no parameters to exchange");
     m_grad_base = k_weight_base + align_up(grads, 4096);
+    m_grad_bytes = grads;
     m_activation_base = m_grad_base + align_up(grads, 4096);
 
     if (m_options.policy == exchange_policy::AFTER_BACKWARD) {

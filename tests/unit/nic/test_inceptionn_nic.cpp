@@ -210,6 +210,17 @@ TEST(inceptionn_nic, functional_untagged_data_is_exact) {
     EXPECT_EQ(stat(j, "n[1].drv", "max_error"), 0.0);
 }
 
+// Functional mode needs data: a message without it fails the run with a clear error.
+TEST(inceptionn_nic, functional_without_data_fails_the_run) {
+    auto sim = test::make_sim(pair("1000B", ", tos: 40", ", payload: functional"));
+    sim->elaborate();
+    run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FAILED);
+    EXPECT_NE(r.error.find("payload: functional, but message 0 to node 1 carries no data"),
+              std::string::npos)
+        << r.error;
+}
+
 std::string error_of(const std::string& nic_extra) {
     return test::elaboration_error(pair("1000B", "", nic_extra));
 }
