@@ -15,6 +15,7 @@
 
 #include "platform/config_node.h"
 #include "platform/error.h"
+#include "workloads/iteration/critical_path.h"
 
 namespace trainvp {
 
@@ -31,6 +32,10 @@ public:
         (void)bytes;
         throw input_error(where, key, "this block does not hold data (functional mode)");
     }
+    // The ops it ran, with their times, for the iteration breakdown (critical_path.h); the
+    // simulation calls it once the run has ended.  Ops that never started are left out, and so
+    // is everything after them on their unit.
+    virtual workloads::host_run ran() const = 0;
 };
 
 }  // namespace trainvp

@@ -3,6 +3,8 @@
 // `compression` key (the paper's MPI_collective_communication_comp, §VI-B).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_util.h"
@@ -34,9 +36,10 @@ double stat(const nlohmann::json& j, const std::string& block, const std::string
 
 // Two cluster nodes with compression NICs, node 0 sending 2 MiB marked compressible to node 1.
 std::string two_nodes(const std::string& table3_file) {
-    return "include: [" + k_papers + "inceptionn_nic.yaml, " + k_papers + table3_file + R"(]
+    return "include: [" + k_papers + "node.yaml, " + k_papers + "inceptionn_nic.yaml, " + k_papers +
+           table3_file + R"(]
 components:
-  node: {template: cluster_node, count: 2}
+  node: {template: inceptionn_node, count: 2}
 connections:
   - node[0].link.b_out -> node[1].link.b_in
   - node[1].link.b_out -> node[0].link.b_in
@@ -90,15 +93,37 @@ INSTANTIATE_TEST_SUITE_P(configs, table3_file,
                              return s;
                          });
 
+// The VCD shows each NIC's compression and decompression engines and its TX queue; the
+// timeline has compress / transfer (send) / decompress spans on the NIC's tracks.
+TEST(inceptionn_outputs, vcd_signals_and_timeline_spans) {
+    auto dir = test::temp_dir("inc_vcd");
+    const std::string cfg = test::write_file(dir / "c.yaml", two_nodes("table3_hdc_2-10.yaml"));
+    auto r = trainvp("run " + cfg + " --vcd --quiet --out " + (dir / "out").string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string vcd = test::read_file(dir / "out" / "waves.vcd");
+    for (const char* s : {"compress_busy", "decompress_busy", "tx_queue"}) {
+        EXPECT_NE(vcd.find(s), std::string::npos) << s;
+    }
+    const auto tl = nlohmann::json::parse(test::read_file(dir / "out" / "timeline.json"));
+    std::set<std::string> cats;
+    for (const auto& e : tl["traceEvents"]) {
+        if (e.contains("cat")) cats.insert(e["cat"].get<std::string>());
+    }
+    for (const char* c : {"compress", "comm", "decompress"}) {
+        EXPECT_EQ(cats.count(c), 1u) << c;
+    }
+}
+
 // `compression: true` on a ring: every frame any NIC sends is marked 0x28 and compressed (the
 // ring exchanges gradients both ways); off, none is.
 TEST(inceptionn_training, ring_compression_key_marks_every_gradient_frame) {
     for (const char* on : {"true", "false"}) {
-        auto j = run_config(std::string("ring_") + on, "include: [" + k_papers +
-                                                           "inceptionn_nic.yaml, " + k_papers +
+        auto j = run_config(std::string("ring_") + on, "include: [" + k_papers + "node.yaml, " +
+                                                           k_papers + "inceptionn_nic.yaml, " +
+                                                           k_papers +
                                                            R"(table3_hdc_2-10.yaml]
 components:
-  node: {template: cluster_node, count: 4}
+  node: {template: inceptionn_node, count: 4}
   switch: {type: ethernet.switch, ports: 4, overflow: pause}
 connections:
   - node[*].link.b_out -> switch.rx[*]
@@ -126,10 +151,11 @@ workload:
 // communication is applicable for compression"): the workers' gradients are compressed, the
 // aggregator's weights go back uncompressed.
 TEST(inceptionn_training, worker_aggregator_compresses_gradients_only) {
-    auto j = run_config("wa", "include: [" + k_papers + "inceptionn_nic.yaml, " + k_papers +
+    auto j = run_config("wa", "include: [" + k_papers + "node.yaml, " + k_papers +
+                                  "inceptionn_nic.yaml, " + k_papers +
                                   R"(table3_hdc_2-10.yaml]
 components:
-  node: {template: cluster_node, count: 5}
+  node: {template: inceptionn_node, count: 5}
   switch: {type: ethernet.switch, ports: 5, overflow: pause}
 connections:
   - node[*].link.b_out -> switch.rx[*]

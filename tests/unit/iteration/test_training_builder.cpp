@@ -373,6 +373,34 @@ TEST(training_builder, measured_phase_times_are_split_exactly_by_flops) {
     EXPECT_EQ(bwd, 2000000011u);
 }
 
+TEST(training_builder, forward_and_backward_ops_are_named_as_phases) {
+    training_builder b(tiny(), opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD,
+                                    compute_placement::CPU));
+    for (const op& o : b.worker_ops(0)) {
+        if (starts_with(o.name, "fwd_")) EXPECT_EQ(o.phase, ops::op_phase::FORWARD) << o.name;
+        if (starts_with(o.name, "bwd_")) EXPECT_EQ(o.phase, ops::op_phase::BACKWARD) << o.name;
+        if (o.kind == op_kind::SEND) EXPECT_EQ(ops::phase_of(o), ops::op_phase::COMM);
+    }
+}
+
+TEST(training_builder, no_exchange_trains_alone) {
+    // cpu: forward, backward, update on the cpu; gpu: the update is a kernel of update's FLOPs
+    // (4 per weight) and memory passes (5 x bytes), with no copies.
+    auto o =
+        opts(exchange_algorithm::NONE, exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 1);
+    const auto cpu = training_builder(tiny(), o).worker_ops(0);
+    EXPECT_EQ(kinds(cpu),
+              (std::map<op_kind, std::size_t>{{op_kind::COMPUTE, 10}, {op_kind::UPDATE, 1}}));
+    o.compute = compute_placement::GPU;
+    const auto gpu = training_builder(tiny(), o).worker_ops(0);
+    EXPECT_EQ(kinds(gpu), (std::map<op_kind, std::size_t>{{op_kind::GPU_COMPUTE, 11}}));
+    const op& u = gpu[index_of(gpu, "update_all")];
+    EXPECT_EQ(u.phase, ops::op_phase::UPDATE);
+    EXPECT_DOUBLE_EQ(u.flops, 4.0 * 7456 / 4);
+    EXPECT_EQ(u.bytes, 5u * 7456);
+    EXPECT_EQ(u.after, (std::vector<std::size_t>{9}));  // the last backward op
+}
+
 TEST(training_builder, split_proportionally_telescopes_to_the_total) {
     EXPECT_EQ(split_proportionally(10, {1, 1, 1}), (std::vector<std::uint64_t>{3, 4, 3}));
     EXPECT_EQ(split_proportionally(7, {0, 0}), (std::vector<std::uint64_t>{4, 3}));
@@ -395,6 +423,7 @@ TEST(training_builder, op_lists_read_back_through_ops_yaml) {
             EXPECT_EQ(back[i].kind, l[i].kind);
             EXPECT_EQ(back[i].unit, l[i].unit);
             EXPECT_EQ(back[i].after, l[i].after);
+            EXPECT_EQ(back[i].phase, l[i].phase);
             EXPECT_EQ(back[i].tos, l[i].tos);
         }
     }
@@ -408,16 +437,30 @@ TEST(training_builder, worker_aggregator_marks_gradient_sends_only) {
     auto o = opts(exchange_algorithm::WORKER_AGGREGATOR, exchange_policy::OVERLAP_LAYERS,
                   compute_placement::CPU);
     o.tos = 0x28;
+    for (auto ret :
+         {collectives::aggregator_return::TREE, collectives::aggregator_return::BINOMIAL}) {
+        o.wa_return = ret;
+        training_builder b(m, o);
+        // Workers: the first send of each bucket is its gradient; with the binomial return,
+        // sends after a receive forward weights.
+        std::size_t marked = 0, unmarked = 0;
+        for (std::size_t r = 0; r < o.workers.size(); ++r) {
+            bool got_weights = false;
+            std::string bucket;
+            for (const auto& x : b.worker_ops(r)) {
+                const std::string prefix = x.name.substr(0, x.name.find('.'));
+                if (prefix != bucket) got_weights = false, bucket = prefix;
+                if (x.kind == op_kind::RECV) got_weights = true;
+                if (x.kind != op_kind::SEND) continue;
+                EXPECT_EQ(x.tos, got_weights ? 0 : 0x28) << x.name;
+                ++(got_weights ? unmarked : marked);
+            }
+        }
+        EXPECT_GT(marked, 0u);
+        if (ret == collectives::aggregator_return::BINOMIAL) EXPECT_GT(unmarked, 0u);
+    }
     training_builder b(m, o);
     std::size_t sends = 0;
-    for (std::size_t r = 0; r < o.workers.size(); ++r) {
-        for (const auto& x : b.worker_ops(r)) {
-            if (x.kind != op_kind::SEND) continue;
-            EXPECT_EQ(x.tos, 0x28) << x.name;
-            ++sends;
-        }
-    }
-    EXPECT_GT(sends, 0u);
     sends = 0;
     for (const auto& x : b.aggregator_ops()) {
         if (x.kind != op_kind::SEND) continue;
