@@ -46,6 +46,7 @@ connections:
 workload:
   training:
     model: hdc
+    model_parameters: {fc_layers: 3}   # 2.47 MiB, the paper's HDC size; keeps the test fast
     batch: 25
     workers: node[*].host
     algorithm: ring
