@@ -141,20 +141,22 @@ sc_core::sc_time inceptionn_nic::cycle_time(std::uint64_t n) const {
 
 std::uint64_t inceptionn_nic::draw_compressed_bytes(const inceptionn_codec::bit_width_histogram& h,
                                                     std::uint64_t values, std::mt19937_64& rng) {
-    // A multinomial draw as a chain of binomials.
+    // A multinomial draw as a chain of binomials; the last class with a non-zero fraction
+    // takes what is left (so rounding in `mass` never puts values in an empty class).
     std::uint64_t left = values;
     double mass = 1.0;
     std::uint64_t count[4] = {0, 0, 0, 0};
     const double p[4] = {h.bits2, h.bits10, h.bits18, h.bits34};
-    for (int c = 0; c < 3; ++c) {
-        if (left == 0 || mass <= 0.0) break;
-        const double q = std::min(1.0, std::max(0.0, p[c] / mass));
+    int last = 3;
+    while (last > 0 && p[last] <= 0.0) --last;
+    for (int c = 0; c < last && left > 0; ++c) {
+        const double q = mass > 0.0 ? std::min(1.0, std::max(0.0, p[c] / mass)) : 0.0;
         std::binomial_distribution<std::uint64_t> b(left, q);
         count[c] = b(rng);
         left -= count[c];
         mass -= p[c];
     }
-    count[3] = left;
+    count[last] += left;
     const std::uint64_t bits = 2 * count[0] + 10 * count[1] + 18 * count[2] + 34 * count[3] +
                                inceptionn_codec::format_overhead_bits(values);
     return bits / 8;

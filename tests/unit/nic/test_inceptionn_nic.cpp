@@ -187,6 +187,14 @@ TEST(inceptionn_nic, timing_draw_is_deterministic_per_seed) {
     }
     EXPECT_EQ(sa, sb);
     EXPECT_NE(sa, sc);
+    // Empty classes stay empty: with only 2- and 10-bit values a 365-value frame is at most
+    // (365 x 10 + 6) / 8 = 457 B, and with only 2-bit values exactly (730 + 6) / 8 = 92 B.
+    const codecs::inceptionn_codec::bit_width_histogram h2{0.7, 0.3, 0.0, 0.0};
+    const codecs::inceptionn_codec::bit_width_histogram h1{1.0, 0.0, 0.0, 0.0};
+    for (int i = 0; i < 1000; ++i) {
+        EXPECT_LE(ip::inceptionn_nic::draw_compressed_bytes(h2, 365, a), 457u);
+        EXPECT_EQ(ip::inceptionn_nic::draw_compressed_bytes(h1, 365, a), 92u);
+    }
 }
 
 // Functional mode: the floats go through the codec; the receiver gets every value within the
