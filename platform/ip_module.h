@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "platform/audit_log.h"
 #include "platform/ip_type.h"
 #include "platform/params.h"
 #include "platform/sim_context.h"
@@ -40,6 +41,9 @@ public:
         (void)tos;
         return false;
     }
+    // The block's invariants, checked once a run has finished (every driver done, nothing in
+    // flight): frames and bytes conserved, queues drained, work complete.  See audit_log.h.
+    virtual void audit(audit_log& log) const { (void)log; }
 
     // A time in nanoseconds, exact to the picosecond (for statistics in ns).
     static double ns(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }

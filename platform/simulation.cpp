@@ -310,6 +310,19 @@ run_result simulation::run() {
     }
     for (ip_module* b : m_blocks) b->end_of_run();
     if (r.status == run_status::FINISHED) {
+        audit_log log;
+        for (const ip_module* b : m_blocks) b->audit(log);
+        r.audited = true;
+        r.audit_checks = log.checks();
+        r.audit_violations = log.violations();
+        if (!r.audit_violations.empty()) {
+            r.status = run_status::FAILED;
+            r.error = "the end-of-run audit found " + std::to_string(r.audit_violations.size()) +
+                      " broken invariant" + (r.audit_violations.size() == 1 ? "" : "s") + ": " +
+                      join(r.audit_violations, "; ");
+        }
+    }
+    if (r.status == run_status::FINISHED) {
         std::vector<workloads::host_run> runs;
         for (ip_module* b : m_blocks) {
             if (const auto* sink = dynamic_cast<const workload_sink*>(b)) {
@@ -346,6 +359,13 @@ stats_report make_report(const platform_desc& d, const run_result& r) {
     rep.run_fact("seed", static_cast<std::uint64_t>(d.settings.seed));
     rep.run_fact("status", run_status_name(r.status));
     rep.run_fact("sim_time_ps", static_cast<std::uint64_t>(r.end_time.value()));
+    if (r.audited) {
+        rep.run_fact("audit_checks", static_cast<std::uint64_t>(r.audit_checks));
+        rep.run_fact("audit_violations", static_cast<std::uint64_t>(r.audit_violations.size()));
+        if (!r.audit_violations.empty()) rep.run_fact("audit", join(r.audit_violations, "; "));
+    } else {
+        rep.run_fact("audit", "not run (the run did not finish)");
+    }
     return rep;
 }
 }  // namespace
@@ -474,6 +494,11 @@ std::string simulation::summary(const run_result& r) const {
                           key.c_str(), a.total, a.unit.c_str(), a.total / double(a.n), a.n);
             os << buf;
         }
+    }
+    if (r.audited) {
+        std::snprintf(buf, sizeof buf, "%-22s %zu checks, %zu broken\n", "audit", r.audit_checks,
+                      r.audit_violations.size());
+        os << buf;
     }
     if (r.has_breakdown) {
         const double per = 1e-12 / static_cast<double>(r.iterations);  // ps -> s per iteration

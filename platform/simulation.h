@@ -30,6 +30,11 @@ struct run_result {
     std::string error;         // what failed, for FAILED (a block's sim_error)
     // The critical-path breakdown of a FINISHED run whose hosts ran ops (critical_path.h):
     // written to the stats as block "iteration" and printed in the summary, per iteration.
+    // The end-of-run audit of a FINISHED run (audit_log.h): checks made and what broke; a broken
+    // invariant turns the status into FAILED.
+    bool audited = false;
+    std::size_t audit_checks = 0;
+    std::vector<std::string> audit_violations;
     bool has_breakdown = false;
     workloads::iteration_breakdown breakdown;
     int iterations = 1;  // workload.training.iterations (1 for op lists)

@@ -91,6 +91,7 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
         throw sim_error(path() + ": a frame without a packet_ext arrived (" + dir.name +
                         "); every eth frame carries one");
     }
+    dir.flow.enter(ext->wire);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time ready = now + delay;
     const sc_core::sc_time prop = ps_time(m_propagation.ps);
@@ -108,6 +109,7 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
     ext->last_bit_ps = (end + prop).value();
     sc_core::sc_time far = s.start + prop - now;
     out.b_transport(trans, far);
+    if (trans.is_response_ok()) dir.flow.leave(ext->wire);
     const sc_core::sc_time accept = now + far;
     // Restored after the far side returns: a switch there forwards the frame over another link,
     // which overwrites the field, and our sender (a switch port) reads it to learn how long the
@@ -130,6 +132,10 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
     delay = held - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     progress_until(dir.last_delivery);
+}
+
+void ethernet_link::audit(audit_log& log) const {
+    for (const direction& d : m_dir) d.flow.audit(log, path(), d.name);
 }
 
 std::string ethernet_link::pending_work() const {

@@ -28,6 +28,7 @@ public:
 
     std::string pending_work() const override;
     void end_of_run() override;
+    void audit(audit_log& log) const override;
 
 private:
     // One direction's state; the stats it updates are members of the link (declared stats
@@ -43,6 +44,7 @@ private:
         distribution* wait_ns = nullptr;
         traced_level* busy = nullptr;
         sc_core::sc_time last_delivery = sc_core::SC_ZERO_TIME;  // last bit at the far side
+        flow_tally flow;  // for the audit: every frame that enters is delivered
     };
 
     void transport_ab(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

@@ -212,6 +212,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     ++m_frames_in[in];
     m_bytes_in[in] += wire;
     m_total_in += wire;
+    m_flow.enter(wire);
 
     sc_core::sc_time ready;
     if (m_forwarding == forwarding::STORE_AND_FORWARD) {
@@ -236,6 +237,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
         ++m_frames_dropped[out];
         m_bytes_dropped[out] += wire;
         m_total_dropped += wire;
+        m_flow.drop(wire);
         ext->dropped = true;
         // The frame was received in full; the ingress link is free after its last bit.
         delay = last - now;
@@ -282,11 +284,18 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     ++m_frames_out[out];
     m_bytes_out[out] += wire;
     m_total_out += wire;
+    if (trans.is_response_ok()) m_flow.leave(wire);
     if (tx_start > m_last_departure) m_last_departure = tx_start;
 
     delay = last + shift - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     progress_until(m_last_departure);
+}
+
+void ethernet_switch::audit(audit_log& log) const {
+    m_flow.audit(log, path(), "all ports");
+    log.check(path(), "output queues drained", m_last_departure <= sc_core::sc_time_stamp(),
+              "frames queued until " + m_last_departure.to_string());
 }
 
 std::string ethernet_switch::pending_work() const {

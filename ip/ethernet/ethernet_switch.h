@@ -27,6 +27,7 @@ public:
     static void declare(type_decl<ethernet_switch>& d);
 
     std::string pending_work() const override;
+    void audit(audit_log& log) const override;
 
     enum class forwarding { STORE_AND_FORWARD, CUT_THROUGH };
     enum class overflow { DROP, PAUSE };
@@ -78,6 +79,7 @@ private:
     std::vector<scalar> m_pause_ns, m_max_queue;
     std::vector<distribution> m_queue_ns;
     counter m_total_in, m_total_out, m_total_dropped;
+    flow_tally m_flow;  // all ports, never reset: the audit's in = out + dropped
     scalar m_total_pause_ns;
     std::vector<traced_level> m_queue_level;
 };

@@ -691,6 +691,18 @@ workloads::host_run host_cpu::ran() const {
     return out;
 }
 
+void host_cpu::audit(audit_log& log) const {
+    log.check(path(), "every op done (every collective completed on this rank)",
+              m_done == m_ops.size(),
+              std::to_string(m_done) + " of " + std::to_string(m_ops.size()) + " done");
+    log.check(
+        path(), "every arrived message received", m_unexpected.empty(),
+        std::to_string(m_unexpected.size()) + " message(s) nobody received, the first from node " +
+            (m_unexpected.empty() ? std::string("-") : std::to_string(m_unexpected.front().peer)));
+    log.check(path(), "every send completed", m_send_of_msg.empty(),
+              std::to_string(m_send_of_msg.size()) + " without SEND_DONE");
+}
+
 void host_cpu::end_of_run() {
     if (!m_finished) m_completion_ns.set(ns(m_last_done));
 }

@@ -54,6 +54,7 @@ public:
     bool finished() const override { return m_finished; }
     std::string pending_work() const override;
     void end_of_run() override;
+    void audit(audit_log& log) const override;
 
 private:
     enum class op_state { WAITING, RUNNING, ISSUED, DONE };  // ISSUED: a SEND awaiting SEND_DONE

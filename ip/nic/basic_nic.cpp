@@ -79,6 +79,8 @@ void basic_nic::send_message(const message& m) {
     std::uint64_t next_fetch = 0;
     sc_time link_free = sc_core::SC_ZERO_TIME;
     sc_time last_end = start;
+    std::uint64_t sent_bytes = 0;
+    m_tx_messages_flow.enter(d.bytes);
     m_tx_active_frames = frames;
 
     for (std::uint64_t k = 0; k < frames; ++k) {
@@ -107,6 +109,7 @@ void basic_nic::send_message(const message& m) {
         f.ext.raw_payload = static_cast<std::uint32_t>(len);
         f.ext.data = d.data;
         f.ready = fetched[k] + ps_time(m_tx_frame_cost.ps);
+        m_tx_frames_flow.enter(len);
         const sc_time processed = tx_process(f);
         f.ext.wire = static_cast<std::uint32_t>(wire_bytes(f.ext.payload));
 
@@ -133,6 +136,10 @@ void basic_nic::send_message(const message& m) {
         trans.set_extension(ext);
         sc_time delay = sc_core::SC_ZERO_TIME;
         eth_tx->b_transport(trans, delay);
+        if (trans.is_response_ok()) {
+            m_tx_frames_flow.leave(ext->raw_payload);
+            sent_bytes += ext->raw_payload;
+        }
         trans.clear_extension(ext);
         delete ext;
         // The link is free for the next frame at now + delay; this frame left at its end.
@@ -146,6 +153,7 @@ void basic_nic::send_message(const message& m) {
         m_tx_active_frames = frames - k - 1;
     }
     ++m_tx_msgs;
+    m_tx_messages_flow.leave(sent_bytes);
     m_msg_latency_ns.sample(ns(last_end - m.posted));
     m_tx_queue_level.change_at(last_end, -1);
     nic_msg_ext done = d;
@@ -179,6 +187,7 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time arrived = ps_time(ext->last_bit_ps);
+    m_rx_frames_flow.enter(ext->raw_payload);
     ++m_rx_frames;
     m_rx_wire += ext->wire;
     m_rx_payload += ext->payload;
@@ -201,6 +210,7 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
         dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
     st.done = std::max(st.done, written);
     st.bytes += local.raw_payload;
+    m_rx_frames_flow.leave(local.raw_payload);
     ++st.received;
     if (st.received == st.frames) {
         nic_msg_ext note;
@@ -234,6 +244,15 @@ std::string basic_nic::pending_work() const {
              " frames received";
     }
     return w;
+}
+
+void basic_nic::audit(audit_log& log) const {
+    m_tx_messages_flow.audit(log, path(), "TX messages into frames");
+    m_tx_frames_flow.audit(log, path(), "TX frames to the link");
+    m_rx_frames_flow.audit(log, path(), "RX frames to host memory");
+    log.check(path(), "no message left to send", m_tx_queue.empty(),
+              std::to_string(m_tx_queue.size()) + " queued");
+    log.check(path(), "no message left partly received", m_rx.empty(), pending_work());
 }
 
 void basic_nic::end_of_run() {

@@ -44,6 +44,7 @@ public:
 
     std::string pending_work() const override;
     void end_of_run() override;
+    void audit(audit_log& log) const override;
 
     // Payload bytes carried per frame (MTU minus IP and TCP headers).
     std::uint64_t mss() const { return m_mtu.bytes - m_l3l4_header.bytes; }
@@ -133,6 +134,9 @@ private:
     std::map<std::pair<std::uint32_t, std::uint64_t>, rx_state> m_rx;  // (src, msg id)
     std::uint64_t m_tx_active_frames = 0;
 
+    // For the audit, never reset (bytes are payload before compression): messages into frames
+    // on TX, frames handed to the link, frames from the link written to host memory on RX.
+    flow_tally m_tx_messages_flow, m_tx_frames_flow, m_rx_frames_flow;
     counter m_tx_msgs, m_tx_frames, m_tx_payload, m_tx_wire;
     counter m_rx_msgs, m_rx_frames, m_rx_payload, m_rx_wire;
     scalar m_tx_util, m_rx_util;

@@ -54,7 +54,30 @@ std::string stuck_driver::pending_work() const {
     return std::to_string(m_items) + " items waiting for an event nobody sends";
 }
 
+leaky_stage::leaky_stage(const sc_core::sc_module_name& n, const params& p) : ip_module(n, p) {
+    p.apply(*this);
+    rx.register_b_transport(this, &leaky_stage::b_transport);
+}
+
+void leaky_stage::declare(type_decl<leaky_stage>& d) {
+    d.describe("Test eth stage that loses every lose_every-th frame without counting it.");
+    d.param("lose_every", &leaky_stage::m_lose_every, "0", "Lose every n-th frame (0: none)");
+    d.target("rx", &leaky_stage::rx, "eth", "frames in");
+    d.initiator("tx", &leaky_stage::tx, "eth", "frames out");
+}
+
+void leaky_stage::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    m_flow.enter(trans.get_data_length());
+    ++m_seen;
+    if (m_lose_every == 0 || m_seen % m_lose_every != 0) {
+        tx->b_transport(trans, delay);
+        m_flow.leave(trans.get_data_length());
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
 TRAINVP_REGISTER_IP(eth_endpoint, "test.eth_endpoint");
+TRAINVP_REGISTER_IP(leaky_stage, "test.leaky_stage");
 TRAINVP_REGISTER_IP(eth_hub, "test.eth_hub");
 TRAINVP_REGISTER_IP(stuck_driver, "test.stuck_driver");
 

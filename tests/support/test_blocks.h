@@ -51,4 +51,21 @@ private:
     sc_core::sc_event m_never;
 };
 
+// An eth stage that forwards frames from `rx` to `tx` but silently loses every
+// `lose_every`-th one (0: none): the bug the end-of-run audit is there to catch.
+class leaky_stage : public ip_module {
+public:
+    tlm_utils::simple_target_socket<leaky_stage> rx{"rx"};
+    tlm_utils::simple_initiator_socket<leaky_stage> tx{"tx"};
+    leaky_stage(const sc_core::sc_module_name& n, const params& p);
+    static void declare(type_decl<leaky_stage>& d);
+    void audit(audit_log& log) const override { m_flow.audit(log, path(), "rx to tx"); }
+
+private:
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    std::uint64_t m_lose_every = 0;
+    std::uint64_t m_seen = 0;
+    flow_tally m_flow;
+};
+
 }  // namespace trainvp::test

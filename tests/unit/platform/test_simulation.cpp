@@ -101,3 +101,63 @@ TEST(simulation, warmup_resets_statistics) {
 
 }  // namespace
 }  // namespace trainvp
+
+namespace trainvp::test {
+namespace {
+
+// Ten frames from a to b through a stage; lose_every 3 loses frames 3, 6 and 9 without a trace.
+const char* k_leaky = R"(
+simulation: {stall_timeout: 1ms}
+components:
+  a: {type: ethernet.endpoint, node_id: 0, dst: 1, frames: 10}
+  b: {type: ethernet.endpoint, node_id: 1}
+  link: {type: ethernet.link}
+  stage: {type: test.leaky_stage}
+connections:
+  - a.tx -> link.a_in
+  - link.b_out -> stage.rx
+  - stage.tx -> b.rx
+  - b.tx -> link.b_in
+  - link.a_out -> a.rx
+)";
+
+TEST(audit, a_finished_run_that_loses_nothing_passes) {
+    auto sim = make_sim(k_leaky);
+    sim->elaborate();
+    const run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FINISHED) << r.error;
+    EXPECT_TRUE(r.audited);
+    EXPECT_GE(r.audit_checks, 6u);  // the link's two directions and the stage, frames and bytes
+    EXPECT_TRUE(r.audit_violations.empty());
+}
+
+TEST(audit, a_lost_frame_fails_the_run_naming_the_block_and_the_counts) {
+    auto sim = make_sim(k_leaky, {"stage.lose_every=3"});
+    sim->elaborate();
+    const run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FAILED);
+    ASSERT_EQ(r.audit_violations.size(), 2u);
+    EXPECT_EQ(r.audit_violations[0],
+              "stage: rx to tx: frames in = out + dropped (in 10, out 7, dropped 0)");
+    EXPECT_EQ(r.error.rfind("the end-of-run audit found 2 broken invariants: stage: rx to tx: "
+                            "frames in = out + dropped (in 10, out 7, dropped 0); stage: rx to tx: "
+                            "bytes in",
+                            0),
+              0u)
+        << r.error;
+    const std::string json = sim->stats_json(r);
+    EXPECT_NE(json.find("\"audit_violations\": 2"), std::string::npos) << json;
+}
+
+TEST(audit, an_unfinished_run_is_not_audited) {
+    auto sim = make_sim(k_leaky, {"stage.lose_every=3", "simulation.max_time=10ns"});
+    sim->elaborate();
+    const run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::MAX_TIME);
+    EXPECT_FALSE(r.audited);
+    EXPECT_NE(sim->stats_json(r).find("\"audit\": \"not run (the run did not finish)\""),
+              std::string::npos);
+}
+
+}  // namespace
+}  // namespace trainvp::test

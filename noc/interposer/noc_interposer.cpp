@@ -1,0 +1,505 @@
+#include "noc/interposer/noc_interposer.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "noc/collective/aries_ring_plan.h"
+#include "noc/topology/dependency_check.h"
+#include "platform/registry.h"
+#include "platform/sim_time.h"
+#include "workloads/collectives/collectives.h"
+
+namespace trainvp::noc {
+
+void noc_interposer::declare(type_decl<noc_interposer>& d) {
+    d.describe(
+        "Chiplet interposer NoC (aries.md §III): k x k routers (5 ports: local, +x, -x, +y, -y; "
+        "a flattened butterfly has 2k-1), each built from input units with VCs and credits, "
+        "table routing filled before the run, VC and round-robin switch allocation and a "
+        "crossbar, in a `pipeline_stages`-stage pipeline; links with latency and bandwidth. "
+        "Flit-level and cycle-exact, event-driven (only routers holding flits are visited). "
+        "Zero-load packet latency in cycles: H * (pipeline_stages + L) + pipeline_stages + "
+        "packet_size - 1 for H router-to-router hops over links of L cycles. A routing set-up "
+        "with a cyclic channel dependency is rejected. With injection_rate > 0 it runs uniform "
+        "random traffic: warm-up, measurement window, then drains the measured packets.");
+    d.choice("topology", &noc_interposer::m_kind,
+             {{"mesh", topology_kind::MESH},
+              {"torus", topology_kind::TORUS},
+              {"flattened_butterfly", topology_kind::FLATTENED_BUTTERFLY},
+              {"aries", topology_kind::ARIES}},
+             "mesh",
+             "Interposer topology: the baselines of aries.md §V (mesh, torus, flattened "
+             "butterfly [35]) or ARIES (mesh + segmented row/column bypass links, §III-B)");
+    d.param("size", &noc_interposer::m_size, "4",
+            "Routers (chiplets) per row and column, k (aries.md evaluates 4x4 and 8x8, §V)")
+        .range("2", "16");
+    d.choice("routing", &noc_interposer::m_routing, {{"xy", routing::XY}, {"yx", routing::YX}},
+             "xy",
+             "Dimension-order routing table filled before the run (x first or y first; Dally & "
+             "Towles 2004, ch. 8)");
+    d.param("dateline", &noc_interposer::m_dateline, "true",
+            "Torus only: split the VCs into two classes and move a packet to class 1 after a wrap "
+            "link (the dateline scheme, Dally & Towles 2004, ch. 14). Without it the ring's "
+            "channel cycle is a deadlock and the routing set-up is rejected");
+    d.param("bypass", &noc_interposer::m_bypass, "",
+            "ARIES only: bypass segments with their mux settings (aries.md §III-B-1/2), "
+            "separated by ';'. Each is 'DIM LINE.TRACK FROM-TO FWD BWD': DIM x (a row) or y (a "
+            "column), LINE the row/column index, TRACK 0 or 1 (two bidirectional bypass links "
+            "per row and column), FROM-TO the routers' positions along it (the segment switches "
+            "closed), FWD 'OUT>IN' the output port at FROM and input port at TO for the FROM->TO "
+            "direction (ports +x -x +y -y), BWD the same for TO->FROM, '-' for an unused "
+            "direction. Example: 'x 0.0 0-3 +x>+x -x>-x'");
+    d.param("vcs", &noc_interposer::m_vcs, "4",
+            "Virtual channels per input port (aries.md §V: four virtual channels)")
+        .range("1", "16");
+    d.param("vc_buffers", &noc_interposer::m_buffers, "32",
+            "Flit buffers per virtual channel (aries.md §V: 32 buffers per VC)")
+        .range("1", "1024");
+    d.param("pipeline_stages", &noc_interposer::m_stages, "2",
+            "Router pipeline stages before the link (aries.md §V: two stages, look-ahead "
+            "routing and speculative switch allocation)")
+        .range("1", "8");
+    d.param("frequency", &noc_interposer::m_frequency, "1GHz",
+            "Router clock (aries.md Table II: clock rate 1 GHz); must give a whole number of "
+            "picoseconds per cycle")
+        .range("1MHz", "10GHz");
+    d.param("link_latency", &noc_interposer::m_link_latency, "10ns",
+            "Latency of a one-pitch inter-chiplet link (aries.md §V: inter-chiplet hop latency "
+            "10 ns); a link spanning n pitches takes n times as long; rounded up to cycles")
+        .range("1ps", "1ms");
+    d.param("link_bandwidth", &noc_interposer::m_link_bandwidth, "68GB/s",
+            "Bandwidth of one link direction (aries.md §V: 68 GB/s); a flit occupies a link "
+            "ceil(flit_size / (link_bandwidth / frequency)) cycles")
+        .range("1MB/s", "100TB/s");
+    d.param("flit_size", &noc_interposer::m_flit_size, "68B",
+            "Flit width: link_bandwidth / frequency (aries.md §V, Table II: 68 GB/s at 1 GHz), so "
+            "a link carries one flit per cycle")
+        .range("1B", "4KiB");
+    d.param("packet_size", &noc_interposer::m_packet_flits, "8",
+            "Flits per packet of the synthetic traffic (the standard 8-flit packets of the "
+            "uniform-random experiment)")
+        .range("1", "1024");
+    d.param("injection_rate", &noc_interposer::m_rate, "0",
+            "Offered load of uniform random traffic in flits/node/cycle (Bernoulli packet "
+            "creation per node per cycle, destinations uniform among the other nodes); 0: none")
+        .range("0", "1");
+    d.param("warmup_cycles", &noc_interposer::m_warmup, "2000",
+            "Cycles of traffic before the measurement window (packets created then are not "
+            "measured)")
+        .range("0", "2^40");
+    d.param("measure_cycles", &noc_interposer::m_measure, "10000",
+            "Measurement window: packets created in it are measured, flits ejected in it give "
+            "the accepted throughput")
+        .range("1", "2^40");
+    d.param("drain_cycles", &noc_interposer::m_drain, "50000",
+            "Cycles after the window to deliver the measured packets; beyond saturation they "
+            "never all arrive and the run stops here, with `unfinished_packets` > 0")
+        .range("0", "2^40");
+    // aries.md gives no energy figures (it synthesised with a 32 nm PDK and PrimeTime PX).
+    // The defaults are assumptions of the order of DSENT's 45 nm router model (Sun et al.,
+    // NOCS 2012) and of on-chip global wires (Keckler et al., IEEE Micro 2011); recalibrate
+    // them before reading absolute energies.  Ratios between topologies depend on them less.
+    d.param("buffer_write_energy", &noc_interposer::m_e_buffer_write, "0.006",
+            "pJ per bit written into an input buffer (assumption: order of DSENT's 45 nm router "
+            "buffers, Sun et al. NOCS 2012; not from aries.md)")
+        .range("0", "100");
+    d.param("buffer_read_energy", &noc_interposer::m_e_buffer_read, "0.005",
+            "pJ per bit read from an input buffer (assumption, as buffer_write_energy)")
+        .range("0", "100");
+    d.param("crossbar_energy", &noc_interposer::m_e_crossbar_bit, "0.008",
+            "pJ per bit crossing a 5x5 crossbar (assumption: order of DSENT 45 nm, Sun et al. "
+            "NOCS 2012; not from aries.md)")
+        .range("0", "100");
+    d.param("allocation_energy", &noc_interposer::m_e_allocation, "0.25",
+            "pJ per VC or switch allocation (assumption: order of DSENT 45 nm allocators, Sun "
+            "et al. NOCS 2012; not from aries.md)")
+        .range("0", "1000");
+    d.param("link_energy", &noc_interposer::m_e_link, "0.1",
+            "pJ per bit per mm of interposer wire (assumption: ~0.1 pJ/bit/mm of repeated "
+            "on-chip global wire, Keckler et al. IEEE Micro 2011; not from aries.md)")
+        .range("0", "100");
+    d.param("pitch_mm", &noc_interposer::m_pitch_mm, "3",
+            "Chiplet pitch in mm, the length of a one-pitch link (assumption: aries.md gives no "
+            "chiplet size; Simba's chiplets, its ref. [7], are about 2.5 mm x 2.4 mm, and 3 mm "
+            "leaves a "
+            "gap between them)")
+        .range("0.01", "100");
+    d.choice("collective", &noc_interposer::m_collective,
+             {{"none", collective::NONE},
+              {"ring", collective::RING},
+              {"ring_2d", collective::RING_2D},
+              {"hierarchical_ring", collective::HIERARCHICAL_RING},
+              {"double_binary_tree", collective::DOUBLE_BINARY_TREE},
+              {"multi_tree", collective::MULTI_TREE}},
+             "none",
+             "All-reduce run on the NoC instead of synthetic traffic, one rank per router "
+             "(schedules of workloads/collectives: ring aries.md §II-C, 2D ring §II-D, "
+             "hierarchical ring §IV-A-2, double binary tree §IV-B-1, multi-tree §IV-B-2)");
+    d.param("collective_size", &noc_interposer::m_collective_size, "1MiB",
+            "Gradient bytes each rank all-reduces (FP32 elements; aries.md Fig. 9 sweeps 1 KB "
+            "to 2 MB)")
+        .range("4B", "16GiB");
+    d.param("levels", &noc_interposer::m_levels, "2",
+            "Levels L of the hierarchical ring (aries.md §IV-A-2); k*k must be an L-th power")
+        .range("1", "8");
+    d.param("trees", &noc_interposer::m_trees, "0",
+            "Trees K of the multi-tree; 0: one per rank (MultiTree [34]); Table I's row uses 4")
+        .range("0", "256");
+    d.choice("mapping", &noc_interposer::m_mapping,
+             {{"auto", mapping::AUTO}, {"row_major", mapping::ROW_MAJOR}, {"ring", mapping::RING}},
+             "auto",
+             "Rank placement: row_major (rank i on router i) or ring (a Hamiltonian cycle of "
+             "the mesh, so ring neighbours are one hop apart, aries.md Fig. 6(a)); auto: ring "
+             "for the ring, row-major otherwise");
+    d.choice("bypass_plan", &noc_interposer::m_plan,
+             {{"manual", bypass_plan::MANUAL}, {"bandwidth_ring", bypass_plan::BANDWIDTH_RING}},
+             "manual",
+             "ARIES only: manual takes `bypass` as written; bandwidth_ring generates the "
+             "bandwidth-optimised ring of aries.md §IV-A-1 (Fig. 6(b)) for collective ring: a "
+             "one-pitch bypass segment beside every ring edge on ports the ring leaves idle, "
+             "packets of a message alternating between the two links (2N links used)");
+    d.param("local_port_width", &noc_interposer::m_local_width, "1",
+            "Flits per cycle a router's local port injects and ejects. 1 is a conventional "
+            "router; ARIES's local port has a circuit-switched path (aries.md §III-B-1: data "
+            "injected into the local port without buffering), and its bandwidth ring needs 2 "
+            "to feed its two links per edge (an assumption: the paper gives no width)")
+        .range("1", "4");
+    d.stat("latency", &noc_interposer::m_latency, "cycle",
+           "Measured packets: creation at the source to tail ejection (includes source queueing)");
+    d.stat("network_latency", &noc_interposer::m_net_latency, "cycle",
+           "Measured packets: head injection into the source router to tail ejection");
+    d.stat("hops", &noc_interposer::m_hops, "1",
+           "Router-to-router links a measured packet crossed");
+    d.headline("offered_load", &noc_interposer::m_offered, "flit/node/cycle",
+               "Flits created in the measurement window per node per cycle");
+    d.headline("accepted_throughput", &noc_interposer::m_accepted, "flit/node/cycle",
+               "Flits ejected in the measurement window per node per cycle");
+    d.stat("saturated", &noc_interposer::m_saturated, "1",
+           "1 when measured packets were still undelivered after drain_cycles");
+    d.stat("cycles", &noc_interposer::m_cycles, "cycle", "Cycles simulated");
+    d.stat("packets_created", &noc_interposer::m_created, "1", "Packets created");
+    d.stat("packets_delivered", &noc_interposer::m_delivered, "1", "Packets delivered");
+    d.stat("flits_delivered", &noc_interposer::m_flits, "1", "Flits delivered");
+    d.headline("flit_hops", &noc_interposer::m_flit_hops, "1",
+               "Router-to-router link traversals of all flits");
+    d.stat("unfinished_packets", &noc_interposer::m_unfinished, "1",
+           "Measured packets not delivered when the run stopped");
+    d.stat("buffer_writes", &noc_interposer::m_buffer_writes, "flit", "Input buffer writes");
+    d.stat("buffer_reads", &noc_interposer::m_buffer_reads, "flit", "Input buffer reads");
+    d.stat("crossbar_traversals", &noc_interposer::m_crossbar, "flit", "Crossbar traversals");
+    d.stat("vc_allocations", &noc_interposer::m_va, "1", "Output VCs granted to packets");
+    d.stat("switch_allocations", &noc_interposer::m_sa, "1", "Switch grants (one per flit)");
+    d.stat("buffer_energy", &noc_interposer::m_e_buffer, "pJ", "Input buffer write + read energy");
+    d.stat("crossbar_energy", &noc_interposer::m_e_crossbar, "pJ", "Crossbar energy");
+    d.stat("allocation_energy", &noc_interposer::m_e_alloc, "pJ",
+           "VC and switch allocation energy");
+    d.stat("link_energy", &noc_interposer::m_e_link_total, "pJ", "Interposer link energy");
+    d.headline("energy", &noc_interposer::m_e_total, "pJ", "NoC dynamic energy of the run");
+    d.headline("collective_time", &noc_interposer::m_coll_time, "ns",
+               "Time from the start to the last delivery of the all-reduce");
+    d.headline("collective_throughput", &noc_interposer::m_coll_throughput, "B/s",
+               "collective_size / collective_time (aries.md Fig. 9's throughput)");
+    d.stat("collective_rounds", &noc_interposer::m_coll_rounds, "1",
+           "Step groups (synchronisation steps) of the slowest rank");
+    d.stat("channels_used", &noc_interposer::m_channels_used, "1",
+           "Router-to-router channels that carried at least one flit");
+    d.stat("router_flits", &noc_interposer::m_router_flits, "flit",
+           "Flits each router sent on a link or ejected");
+    d.signal("buffer", &noc_interposer::m_occupancy,
+             "Flits buffered at an input port: buffer_N is router N / ports, port N % ports "
+             "(ports: 0 local, 1 +x, 2 -x, 3 +y, 4 -y)");
+    d.signal("mux", &noc_interposer::m_mux,
+             "Link selected by a directional input port's mux: mux_N is router N / 4, port "
+             "1 + N % 4 (+x, -x, +y, -y); 0 mesh or none, 1 bypass-x, 2 bypass-y, 3 wrap or "
+             "express link");
+}
+
+std::vector<bypass_segment> noc_interposer::parse_bypass(const params& p) const {
+    std::vector<bypass_segment> out;
+    const std::string key = path() + ".bypass";
+    auto port = [&](const std::string& s) {
+        static const char* names[] = {"+x", "-x", "+y", "-y"};
+        for (int i = 0; i < 4; ++i) {
+            if (s == names[i]) return i + 1;
+        }
+        throw input_error(p.where(), key, "'" + s + "' is not a port (+x, -x, +y, -y)");
+    };
+    auto direction = [&](const std::string& s, int& o, int& i) {
+        if (s == "-") return;
+        const auto gt = s.find('>');
+        if (gt == std::string::npos) {
+            throw input_error(p.where(), key, "'" + s + "' is not OUT>IN (e.g. +x>+y) or -");
+        }
+        o = port(s.substr(0, gt));
+        i = port(s.substr(gt + 1));
+    };
+    std::stringstream all(m_bypass);
+    std::string text;
+    while (std::getline(all, text, ';')) {
+        std::istringstream in(text);
+        std::string dim, line, span, fwd, bwd, extra;
+        if (!(in >> dim)) continue;  // empty entry
+        if (!(in >> line >> span >> fwd >> bwd) || (in >> extra) || (dim != "x" && dim != "y")) {
+            throw input_error(p.where(), key,
+                              "'" + text + "' is not 'DIM LINE.TRACK FROM-TO OUT>IN OUT>IN'");
+        }
+        bypass_segment g;
+        g.dim = dim == "x" ? 0 : 1;
+        char dot = 0, dash = 0;
+        std::istringstream ls(line), ss(span);
+        if (!(ls >> g.line >> dot >> g.track) || dot != '.' || !(ss >> g.from >> dash >> g.to) ||
+            dash != '-') {
+            throw input_error(p.where(), key, "'" + text + "': LINE.TRACK and FROM-TO are numbers");
+        }
+        direction(fwd, g.fwd_out, g.fwd_in);
+        direction(bwd, g.bwd_out, g.bwd_in);
+        out.push_back(g);
+    }
+    return out;
+}
+
+noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params& p)
+    : ip_module(name, p) {
+    p.apply(*this);
+    const int k = static_cast<int>(m_size);
+    if (m_kind != topology_kind::ARIES && m_plan != bypass_plan::MANUAL) {
+        throw input_error(p.where(), path() + ".bypass_plan",
+                          "bypass plans exist only in topology aries");
+    }
+    if (m_kind != topology_kind::ARIES && !m_bypass.empty()) {
+        throw input_error(p.where(), path() + ".bypass",
+                          "bypass links exist only in topology aries");
+    }
+    try {
+        switch (m_kind) {
+            case topology_kind::MESH:
+                m_topo = std::make_unique<noc_topology>(noc_topology::mesh(k));
+                break;
+            case topology_kind::TORUS:
+                m_topo = std::make_unique<noc_topology>(noc_topology::torus(k, m_dateline));
+                break;
+            case topology_kind::FLATTENED_BUTTERFLY:
+                m_topo = std::make_unique<noc_topology>(noc_topology::flattened_butterfly(k));
+                break;
+            case topology_kind::ARIES:
+                if (m_plan == bypass_plan::BANDWIDTH_RING) {
+                    if (!m_bypass.empty() || m_collective != collective::RING || k % 2 != 0) {
+                        throw input_error(p.where(), path() + ".bypass_plan",
+                                          "bandwidth_ring generates the bypass segments of a "
+                                          "ring all-reduce: it needs collective ring, an even "
+                                          "size and no `bypass`");
+                    }
+                    m_topo = std::make_unique<noc_topology>(
+                        noc_topology::aries(k, bandwidth_ring_segments(k, ring_mapping(k))));
+                } else {
+                    m_topo =
+                        std::make_unique<noc_topology>(noc_topology::aries(k, parse_bypass(p)));
+                }
+                break;
+        }
+    } catch (const std::invalid_argument& e) {
+        throw input_error(p.where(), path() + ".bypass", e.what());
+    }
+    try {
+        m_routes = m_plan == bypass_plan::BANDWIDTH_RING
+                       ? ring_route_table(*m_topo, ring_mapping(k))
+                       : route_table::dimension_order(*m_topo, m_routing == routing::XY);
+    } catch (const std::invalid_argument& e) {
+        throw input_error(p.where(), path() + ".routing", e.what());
+    }
+    const std::string cycle = find_dependency_cycle(*m_topo, m_routes);
+    if (!cycle.empty()) {
+        throw input_error(p.where(), path() + ".routing",
+                          "the channel dependency graph has a cycle, so the routing can "
+                          "deadlock: " +
+                              cycle);
+    }
+    if (m_vcs % static_cast<std::uint64_t>(m_topo->vc_classes()) != 0) {
+        throw input_error(p.where(), path() + ".vcs",
+                          "must be a multiple of the " + std::to_string(m_topo->vc_classes()) +
+                              " VC classes of this topology (dateline)");
+    }
+    const double cycle_ps = 1e12 / m_frequency.hz;
+    m_cycle_ps = static_cast<std::uint64_t>(std::llround(cycle_ps));
+    if (std::abs(cycle_ps - static_cast<double>(m_cycle_ps)) > 1e-6 * cycle_ps) {
+        throw input_error(p.where(), path() + ".frequency",
+                          "the cycle must be a whole number of picoseconds");
+    }
+    network_config cfg;
+    cfg.vcs = static_cast<int>(m_vcs);
+    cfg.buffer_depth = static_cast<int>(m_buffers);
+    cfg.pipeline_stages = static_cast<int>(m_stages);
+    cfg.pitch_latency_cycles =
+        static_cast<double>(m_link_latency.ps) / static_cast<double>(m_cycle_ps);
+    cfg.flit_bytes = static_cast<double>(m_flit_size.bytes);
+    cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_frequency.hz;
+    cfg.local_port_width = static_cast<int>(m_local_width);
+    if (m_local_width > m_vcs) {
+        throw input_error(p.where(), path() + ".local_port_width",
+                          "is more than `vcs`: each flit injected in a cycle needs its own VC");
+    }
+    m_net = std::make_unique<noc_network>(*m_topo, m_routes, cfg);
+    m_energy = energy_params{m_e_buffer_write, m_e_buffer_read, m_e_crossbar_bit,  m_e_allocation,
+                             m_e_link,         m_pitch_mm,      cfg.flit_bytes * 8};
+
+    const int n = m_topo->routers(), ports = m_topo->ports();
+    m_router_flits.resize(static_cast<std::size_t>(n));
+    m_occupancy.resize(static_cast<std::size_t>(n * ports));
+    m_mux.resize(static_cast<std::size_t>(n * 4));
+    if (m_rate > 0) {
+        const std::uint64_t seed = ctx().rng_for(path())();
+        m_traffic =
+            std::make_unique<uniform_traffic>(n, m_rate, static_cast<int>(m_packet_flits), m_warmup,
+                                              m_measure, m_warmup + m_measure + m_drain, seed);
+        m_net->set_source(m_traffic.get());
+        m_net->set_window(m_warmup, m_warmup + m_measure);
+    }
+    if (m_collective != collective::NONE) {
+        if (m_rate > 0) {
+            throw input_error(p.where(), path() + ".collective",
+                              "runs instead of synthetic traffic: set injection_rate to 0");
+        }
+        make_collective(p);
+    }
+    spawn_thread("run", [this] { run(); });
+}
+
+void noc_interposer::make_collective(const params& p) {
+    const int k = static_cast<int>(m_size), n = k * k;
+    const std::uint64_t elements = m_collective_size.bytes / 4;
+    collectives::schedule s;
+    try {
+        switch (m_collective) {
+            case collective::RING:
+                s = collectives::ring_allreduce(n, elements);
+                break;
+            case collective::RING_2D:
+                s = collectives::ring_2d(k, k, elements);
+                break;
+            case collective::HIERARCHICAL_RING:
+                s = collectives::hierarchical_ring(n, static_cast<int>(m_levels), elements);
+                break;
+            case collective::DOUBLE_BINARY_TREE:
+                s = collectives::double_binary_tree(n, elements);
+                break;
+            default:
+                s = collectives::multi_tree(n, elements, static_cast<int>(m_trees));
+                break;
+        }
+    } catch (const std::invalid_argument& e) {
+        throw input_error(p.where(), path() + ".collective", e.what());
+    }
+    const bool ring = m_mapping == mapping::RING ||
+                      (m_mapping == mapping::AUTO && m_collective == collective::RING);
+    if (ring && k % 2 != 0) {
+        throw input_error(p.where(), path() + ".mapping", "the ring mapping needs an even size");
+    }
+    m_coll = std::make_unique<collective_traffic>(s, ring ? ring_mapping(k) : row_major_mapping(k),
+                                                  static_cast<double>(m_flit_size.bytes),
+                                                  static_cast<int>(m_packet_flits));
+    m_coll->split_over_variants(m_plan == bypass_plan::BANDWIDTH_RING);
+    m_coll->attach(*m_net);
+    m_net->set_source(m_coll.get());
+}
+
+noc_interposer::~noc_interposer() = default;
+
+void noc_interposer::run() {
+    // Tracing is switched on after construction; without it the network makes no calls.
+    if (!m_occupancy.empty() && m_occupancy.front().enabled()) {
+        const int ports = m_topo->ports();
+        m_net->on_occupancy = [this, ports](int r, int port, int delta, std::uint64_t cycle) {
+            m_occupancy[static_cast<std::size_t>(r * ports + port)].change_at(
+                ps_time(cycle * m_cycle_ps), delta);
+        };
+    }
+    // The mux settings are fixed before the run (aries.md §IV-C): trace them once.
+    if (m_topo->ports() == 5) {
+        for (int r = 0; r < m_topo->routers(); ++r) {
+            for (int p = 1; p <= 4; ++p) {
+                const channel_kind k = m_topo->mux_selection(r, p);
+                const int v = k == channel_kind::BYPASS_X   ? 1
+                              : k == channel_kind::BYPASS_Y ? 2
+                              : k == channel_kind::MESH     ? 0
+                                                            : 3;
+                if (v)
+                    m_mux[static_cast<std::size_t>(r * 4 + p - 1)].change_at(sc_core::SC_ZERO_TIME,
+                                                                             v);
+            }
+        }
+    }
+    const std::uint64_t window_end = m_warmup + m_measure;
+    const std::uint64_t stop = window_end + m_drain;
+    const std::uint64_t quantum =
+        std::max<std::uint64_t>(1, ctx().settings().quantum.ps / m_cycle_ps);
+    while (m_coll && !m_coll->done()) {
+        m_net->run_until(m_net->now() + quantum);
+        const sc_core::sc_time at = ps_time(m_net->now() * m_cycle_ps);
+        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        progress();
+    }
+    while (m_traffic) {
+        const std::uint64_t target = std::min(stop, m_net->now() + quantum);
+        m_net->run_until(target);
+        const sc_core::sc_time at = ps_time(target * m_cycle_ps);
+        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        progress();
+        if (target >= stop || (target >= window_end && m_net->measured_outstanding() == 0)) break;
+    }
+    m_last_cycle = m_net->now();
+    m_finished = true;
+    notify_finished();
+}
+
+std::string noc_interposer::pending_work() const {
+    if (m_finished) return {};
+    if (m_coll) return m_coll->pending() + " at cycle " + std::to_string(m_net->now());
+    return std::to_string(m_net->measured_outstanding()) + " measured packets in flight at cycle " +
+           std::to_string(m_net->now());
+}
+
+void noc_interposer::end_of_run() {
+    const noc_network& net = *m_net;
+    const network_counts& c = net.counts();
+    m_latency = net.latency();
+    m_net_latency = net.network_latency();
+    m_hops = net.hops();
+    const double nodes = m_topo->routers();
+    if (m_traffic) {
+        m_offered.set(static_cast<double>(m_traffic->created_in_window()) / nodes /
+                      static_cast<double>(m_measure));
+        m_accepted.set(static_cast<double>(net.window_flits()) / nodes /
+                       static_cast<double>(m_measure));
+    }
+    m_unfinished += net.measured_outstanding();
+    m_saturated.set(net.measured_outstanding() > 0 ? 1.0 : 0.0);
+    m_cycles.set(static_cast<double>(net.now()));
+    m_created += c.packets_created;
+    m_delivered += c.packets_delivered;
+    m_flits += c.flits_delivered;
+    m_flit_hops += c.flit_hops;
+    m_buffer_writes += c.buffer_writes;
+    m_buffer_reads += c.buffer_reads;
+    m_crossbar += c.crossbar;
+    m_va += c.vc_allocations;
+    m_sa += c.switch_allocations;
+    m_channels_used.set(static_cast<double>(net.channels_used()));
+    if (m_coll) {
+        const double t_ns = static_cast<double>(m_coll->finish_cycle() * m_cycle_ps) / 1000.0;
+        m_coll_time.set(t_ns);
+        m_coll_throughput.set(
+            t_ns > 0 ? static_cast<double>(m_collective_size.bytes) / (t_ns * 1e-9) : 0.0);
+        m_coll_rounds.set(static_cast<double>(m_coll->rounds()));
+    }
+    const energy_totals e = energy_totals::of(c, m_energy);
+    m_e_buffer.set(e.buffer_pj);
+    m_e_crossbar.set(e.crossbar_pj);
+    m_e_alloc.set(e.allocation_pj);
+    m_e_link_total.set(e.link_pj);
+    m_e_total.set(e.total_pj());
+    for (std::size_t r = 0; r < m_router_flits.size(); ++r) m_router_flits[r] += net.forwarded()[r];
+}
+
+TRAINVP_REGISTER_IP(noc_interposer, "noc.interposer");
+
+}  // namespace trainvp::noc
