@@ -2,6 +2,7 @@
 // and declare params, ports, stats and signals in a static `declare(type_decl<T>&)`.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,6 +34,13 @@ public:
     // Called once when the run ends, before statistics are written (e.g. to compute a
     // utilisation from busy time and elapsed time).
     virtual void end_of_run() {}
+    // Whether this block compresses the frames of a message sent with this IP ToS (a
+    // compression NIC: nic.inceptionn and 0x28).  The training workload checks that the NIC of
+    // every host that marks its exchange compressible does.
+    virtual bool compresses_tos(std::uint8_t tos) const {
+        (void)tos;
+        return false;
+    }
     // The block's invariants, checked once a run has finished (every driver done, nothing in
     // flight): frames and bytes conserved, queues drained, work complete.  See audit_log.h.
     virtual void audit(audit_log& log) const { (void)log; }

@@ -1,13 +1,16 @@
 #include "platform/training_workload.h"
 
 #include <cctype>
+#include <cstring>
 #include <optional>
 
 #include "platform/did_you_mean.h"
+#include "platform/packet_ext.h"
 #include "platform/param_decl.h"
 #include "platform/params.h"
 #include "platform/platform_loader.h"
 #include "platform/workload_sink.h"
+#include "workloads/iteration/gradient_generator.h"
 #include "workloads/iteration/op_yaml.h"
 #include "workloads/iteration/training_builder.h"
 #include "workloads/models/model_loader.h"
@@ -32,6 +35,93 @@ struct training_host {
     std::uint32_t node_id = 0;
 };
 
+// `gradient: {distribution: normal, mean: 0, stddev: 0.01, seed: 1}` (or uniform with low/high,
+// laplace with mean/scale, file with path).  The seed defaults to the run's.
+workloads::gradient_spec parse_gradient(const config_node& g, const std::string& key,
+                                        const platform_desc& desc) {
+    using workloads::gradient_distribution;
+    if (!g.is_map()) {
+        throw input_error(g.loc(), key,
+                          std::string("expected a map (distribution: normal, mean, stddev, "
+                                      "seed; or distribution: file, path), got ") +
+                              g.kind_name());
+    }
+    const config_node* dv = g.find("distribution");
+    if (dv == nullptr) {
+        throw input_error(g.loc(), key + ".distribution",
+                          "missing; one of normal, uniform, laplace, file");
+    }
+    const std::vector<std::string> kinds = {"normal", "uniform", "laplace", "file"};
+    workloads::gradient_spec s;
+    s.distribution = static_cast<gradient_distribution>(param_parse::to_choice(
+        *dv, training_decl("distribution", param_kind::ENUM, kinds), key + ".distribution"));
+    s.seed = desc.settings.seed;
+    std::vector<std::string> allowed = {"distribution", "seed"};
+    std::pair<const char*, double*> a{nullptr, &s.a}, b{nullptr, &s.b};
+    switch (s.distribution) {
+        case gradient_distribution::NORMAL:
+            a.first = "mean", b.first = "stddev";
+            break;
+        case gradient_distribution::UNIFORM:
+            a.first = "low", b.first = "high";
+            break;
+        case gradient_distribution::LAPLACE:
+            a.first = "mean", b.first = "scale";
+            break;
+        case gradient_distribution::FILE:
+            break;
+    }
+    if (s.distribution == gradient_distribution::FILE) {
+        allowed = {"distribution", "path"};
+    } else {
+        allowed.push_back(a.first);
+        allowed.push_back(b.first);
+    }
+    for (const auto& e : g.entries()) {
+        if (std::find(allowed.begin(), allowed.end(), e.key) == allowed.end()) {
+            throw input_error(e.key_loc, key + "." + e.key,
+                              "unknown key for distribution " + dv->scalar() +
+                                  did_you_mean(e.key, allowed) + "; expected " + join(allowed));
+        }
+    }
+    if (s.distribution == gradient_distribution::FILE) {
+        const config_node* pv = g.find("path");
+        if (pv == nullptr) throw input_error(g.loc(), key + ".path", "missing: the float32 file");
+        s.file =
+            param_parse::to_string(*pv, training_decl("path", param_kind::STRING), key + ".path");
+        // Relative to the config file, like includes.
+        if (!s.file.empty() && s.file[0] != '/' && !pv->loc().file.empty()) {
+            const std::string& f = pv->loc().file;
+            const std::size_t slash = f.rfind('/');
+            if (slash != std::string::npos) s.file = f.substr(0, slash + 1) + s.file;
+        }
+        return s;
+    }
+    for (auto* p : {&a, &b}) {
+        const config_node* v = g.find(p->first);
+        if (v == nullptr) {
+            throw input_error(g.loc(), key + "." + p->first,
+                              std::string("missing; distribution ") + dv->scalar() + " needs " +
+                                  a.first + " and " + b.first);
+        }
+        *p->second = param_parse::to_real(*v, training_decl(p->first, param_kind::REAL),
+                                          key + "." + p->first);
+    }
+    if (s.distribution == gradient_distribution::UNIFORM ? !(s.b > s.a) : !(s.b > 0)) {
+        throw input_error(g.find(b.first)->loc(), key + "." + b.first,
+                          s.distribution == gradient_distribution::UNIFORM
+                              ? "high must exceed low"
+                              : std::string(b.first) + " must be > 0");
+    }
+    if (const config_node* v = g.find("seed")) {
+        const std::int64_t seed =
+            param_parse::to_int(*v, training_decl("seed", param_kind::INT), key + ".seed");
+        if (seed < 0) throw input_error(v->loc(), key + ".seed", "a seed is >= 0");
+        s.seed = static_cast<std::uint64_t>(seed);
+    }
+    return s;
+}
+
 }  // namespace
 
 // `workload.training`: a data-parallel training iteration generated by
@@ -49,9 +139,9 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
             std::string("expected a map (model, batch, workers, ...), got ") + t.kind_name());
     }
     const std::vector<std::string> keys = {
-        "model",         "model_parameters", "batch",  "workers",  "aggregator",
-        "algorithm",     "policy",           "bucket", "compute",  "forward_time",
-        "backward_time", "iterations",       "tos",    "broadcast"};
+        "model",  "model_parameters", "batch",       "workers",      "aggregator",    "algorithm",
+        "policy", "bucket",           "compute",     "forward_time", "backward_time", "iterations",
+        "tos",    "broadcast",        "compression", "gradient"};
     for (const auto& e : t.entries()) {
         if (std::find(keys.begin(), keys.end(), e.key) == keys.end()) {
             throw input_error(e.key_loc, base + "." + e.key,
@@ -192,6 +282,19 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
         }
         o.tos = static_cast<std::uint8_t>(x);
     }
+    // `compression: true` is the paper's MPI_collective_communication_comp (inceptionn.md
+    // §VI-B): the exchange's sockets get the reserved ToS 0x28, which the NIC compresses.
+    const config_node* compression = t.find("compression");
+    if (compression != nullptr &&
+        param_parse::to_bool(*compression, training_decl("compression", param_kind::BOOL),
+                             key_of("compression"))) {
+        if (t.find("tos") != nullptr && o.tos != k_tos_compressible) {
+            throw input_error(compression->loc(), key_of("compression"),
+                              "compression marks the exchange with ToS 0x28, but tos is " +
+                                  t.find("tos")->scalar());
+        }
+        o.tos = k_tos_compressible;
+    }
 
     // The hosts: each must run ops and have a node id.
     std::vector<std::string> names;
@@ -291,6 +394,27 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
             "an all-reduce needs at least 2 workers, got " + std::to_string(workers.size()));
     }
 
+    // Frames marked compressible must meet a NIC that compresses them: a plain NIC would send
+    // them uncompressed, and the run would silently measure the baseline.
+    if (o.tos == k_tos_compressible) {
+        const config_node* why = compression != nullptr ? compression : t.find("tos");
+        const std::string why_key = compression != nullptr ? "compression" : "tos";
+        std::vector<training_host> all = workers;
+        if (aggregator) all.push_back(*aggregator);
+        for (const training_host& h : all) {
+            for (const connection_desc& c : desc.connections) {
+                if (c.from != h.path + ".nic") continue;
+                const std::string nic = c.to.substr(0, c.to.rfind('.'));
+                auto it = by_path.find(nic);
+                if (it == by_path.end() || it->second->compresses_tos(o.tos)) continue;
+                throw input_error(why->loc(), key_of(why_key),
+                                  "compressible traffic (ToS 0x28) from " + h.path + " goes to " +
+                                      nic + ", a " + it->second->type().name +
+                                      " that does not compress it (use nic.inceptionn)");
+            }
+        }
+    }
+
     // The checks above cover what the builder refuses; anything left is still an input error.
     std::optional<workloads::training_builder> built;
     try {
@@ -299,6 +423,35 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
         throw input_error(t.loc(), base, e.what());
     }
     const workloads::training_builder& b = *built;
+
+    // Functional mode: every worker starts from its own gradient; an aggregator from zeros.
+    if (const config_node* g = t.find("gradient")) {
+        const workloads::gradient_spec spec = parse_gradient(*g, key_of("gradient"), desc);
+        const std::uint64_t bytes = b.gradient_bytes();
+        if (model.bytes_per_value() != 4) {
+            throw input_error(g->loc(), key_of("gradient"),
+                              "functional mode carries float32 gradients; model " + model_name +
+                                  " has " + std::to_string(model.bytes_per_value()) +
+                                  " B per value");
+        }
+        for (std::size_t r = 0; r < workers.size(); ++r) {
+            std::vector<float> v;
+            try {
+                v = workloads::generate_gradient(spec, r, workers.size(), bytes / 4);
+            } catch (const std::exception& e) {
+                throw input_error(g->loc(), key_of("gradient"), e.what());
+            }
+            std::vector<std::uint8_t> raw(bytes);
+            std::memcpy(raw.data(), v.data(), bytes);
+            dynamic_cast<workload_sink*>(by_path.at(workers[r].path))
+                ->accept_data(b.gradient_address(), std::move(raw), g->loc(), key_of("gradient"));
+        }
+        if (aggregator) {
+            dynamic_cast<workload_sink*>(by_path.at(aggregator->path))
+                ->accept_data(b.gradient_address(), std::vector<std::uint8_t>(bytes), g->loc(),
+                              key_of("gradient"));
+        }
+    }
     auto hand = [&](const training_host& h, const std::vector<ops::op>& list) {
         // Errors in a generated list point at the generated text, named after the section.
         const std::string key = base + "." + h.path;

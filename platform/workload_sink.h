@@ -9,9 +9,12 @@
 // wrong.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "platform/config_node.h"
+#include "platform/error.h"
 #include "workloads/iteration/critical_path.h"
 
 namespace trainvp {
@@ -20,6 +23,15 @@ class workload_sink {
 public:
     virtual ~workload_sink() = default;
     virtual void accept_workload(const config_node& ops, const std::string& key) = 0;
+    // Functional payload mode (DESIGN.md): the initial contents of the block's memory at
+    // [address, address + bytes.size()), e.g. a worker's gradient.  Messages sent from that
+    // range carry its bytes, and receives and sums into it change them.
+    virtual void accept_data(std::uint64_t address, std::vector<std::uint8_t> bytes,
+                             const source_loc& where, const std::string& key) {
+        (void)address;
+        (void)bytes;
+        throw input_error(where, key, "this block does not hold data (functional mode)");
+    }
     // The ops it ran, with their times, for the iteration breakdown (critical_path.h); the
     // simulation calls it once the run has ended.  Ops that never started are left out, and so
     // is everything after them on their unit.

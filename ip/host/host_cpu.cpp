@@ -1,6 +1,7 @@
 #include "ip/host/host_cpu.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "ip/host/accel_op_ext.h"
 #include "platform/did_you_mean.h"
@@ -196,9 +197,67 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
         if (!problem.empty()) throw input_error(o.where, o.key, describe(i) + " " + problem);
     }
     m_status.assign(m_ops.size(), op_status{});
+    // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
+    // (collective_ops' RECV_REDUCE expansion).
+    m_sum_source.assign(m_ops.size(), -1);
+    m_recv_summed.assign(m_ops.size(), false);
+    for (std::size_t i = 0; i < m_ops.size(); ++i) {
+        const ops::op& o = m_ops[i];
+        if (o.kind != op_kind::SUM || o.inputs != 2) continue;
+        for (std::size_t d : o.after) {
+            const ops::op& r = m_ops[d];
+            if (r.kind == op_kind::RECV && r.address == o.address && r.bytes == o.bytes) {
+                m_sum_source[i] = static_cast<std::ptrdiff_t>(d);
+                m_recv_summed[d] = true;
+                break;
+            }
+        }
+    }
     for (std::size_t u = 0; u < ops::k_op_units; ++u) {
         m_unit_ops[u] = m_ops.on_unit(static_cast<op_unit>(u));
     }
+}
+
+void host_cpu::accept_data(std::uint64_t address, std::vector<std::uint8_t> bytes,
+                           const source_loc& where, const std::string& key) {
+    if (m_has_data) throw input_error(where, key, "the data of " + path() + " is given twice");
+    m_data_address = address;
+    m_data = std::move(bytes);
+    m_has_data = true;
+}
+
+std::uint8_t* host_cpu::data_at(std::uint64_t address, std::uint64_t bytes) {
+    if (!m_has_data || address < m_data_address ||
+        address - m_data_address + bytes > m_data.size()) {
+        return nullptr;
+    }
+    return m_data.data() + (address - m_data_address);
+}
+
+// Functional mode: what a completed RECV (or the SUM reading it) does to the region.
+void host_cpu::apply_received(std::size_t i) {
+    const ops::op& o = m_ops[i];
+    if (o.kind == op_kind::SUM) {
+        if (m_sum_source[i] < 0) return;
+        op_status& r = m_status[static_cast<std::size_t>(m_sum_source[i])];
+        std::uint8_t* dst = data_at(o.address, o.bytes);
+        if (dst != nullptr && r.data) {
+            for (std::uint64_t k = 0; k + 4 <= o.bytes; k += 4) {
+                float a = 0.0f, b = 0.0f;
+                std::memcpy(&a, dst + k, 4);
+                std::memcpy(&b, r.data->data() + k, 4);
+                a += b;
+                std::memcpy(dst + k, &a, 4);
+            }
+        }
+        r.data.reset();
+        return;
+    }
+    op_status& s = m_status[i];
+    if (m_recv_summed[i]) return;  // its SUM adds it
+    std::uint8_t* dst = data_at(o.address, o.bytes);
+    if (dst != nullptr && s.data) std::memcpy(dst, s.data->data(), o.bytes);
+    s.data.reset();
 }
 
 void host_cpu::wait_until(const sc_time& t) {
@@ -386,6 +445,7 @@ void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
     progress_until(end);
     wait_until(end);
     m_flops.add(flops);
+    if (o.kind == op_kind::SUM) apply_received(i);
     record(i, u, start, end);
     mark_done(i, end);
 }
@@ -448,6 +508,10 @@ void host_cpu::run_send(std::size_t i) {
     ext.msg_id = s.msg_id;
     ext.host_addr = o.address;
     ext.tag = o.tag;
+    if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
+        // Functional: the range as it stands now (the op waited for its last writer).
+        ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
+    }
     tlm::tlm_generic_payload trans;
     trans.set_command(tlm::TLM_WRITE_COMMAND);
     trans.set_data_ptr(nullptr);
@@ -480,6 +544,7 @@ void host_cpu::run_recv(std::size_t i, op_unit u) {
             s.matched = true;
             s.arrival = it->at;
             s.received_bytes = it->bytes;
+            s.data = it->data;
             s.src_msg_id = it->msg_id;
             m_unexpected.erase(it);
             break;
@@ -499,6 +564,11 @@ void host_cpu::run_recv(std::size_t i, op_unit u) {
     progress_until(end);
     wait_until(end);
     m_bytes_received += o.bytes;
+    if (s.data && s.data->size() < o.bytes) {
+        throw sim_error(path() + ": " + describe(i) + " got " + std::to_string(s.data->size()) +
+                        " B of data for " + std::to_string(o.bytes) + " B");
+    }
+    apply_received(i);
     record(i, u, start, end);
     mark_done(i, end);
 }
@@ -521,6 +591,14 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         m_send_of_msg.erase(it);
         m_send_latency_ns.sample(ns(at - m_status[i].posted));
         if (m_ops[i].kind == op_kind::SEND) m_bytes_sent += m_ops[i].bytes;
+        // Functional, compressed: the NIC returns the payload as its receivers decode it; the
+        // sender keeps the same values (ip/nic/inceptionn_nic.h).
+        if (ext->data && m_ops[i].tos == k_tos_compressible) {
+            std::uint8_t* dst = data_at(m_ops[i].address, m_ops[i].bytes);
+            if (dst != nullptr && ext->data->size() == m_ops[i].bytes) {
+                std::memcpy(dst, ext->data->data(), m_ops[i].bytes);
+            }
+        }
         mark_done(i, at);
     } else if (ext->what == nic_msg_ext::op::RECEIVED) {
         // A receive running on a unit takes the message; otherwise it is unexpected.
@@ -536,11 +614,15 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
             s.matched = true;
             s.arrival = at;
             s.received_bytes = ext->bytes;
+            s.data = ext->data;
             s.src_msg_id = ext->msg_id;
             taken = true;
         }
         if (!taken) {
-            m_unexpected.push_back(arrival{ext->peer, ext->tag, ext->bytes, at, ext->msg_id});
+            arrival a{ext->peer, ext->tag, ext->bytes, at};
+            a.data = ext->data;
+            a.msg_id = ext->msg_id;
+            m_unexpected.push_back(std::move(a));
         }
         m_arrived.notify(sc_core::SC_ZERO_TIME);
     } else {

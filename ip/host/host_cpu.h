@@ -8,6 +8,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <memory>
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -40,6 +41,13 @@ public:
     static void declare(type_decl<host_cpu>& d);
 
     void accept_workload(const config_node& ops, const std::string& key) override;
+    void accept_data(std::uint64_t address, std::vector<std::uint8_t> bytes,
+                     const source_loc& where, const std::string& key) override;
+
+    // Functional mode: the region given to accept_data, as it stands (after the run: the
+    // all-reduced gradient).
+    std::uint64_t data_address() const { return m_data_address; }
+    const std::vector<std::uint8_t>& data() const { return m_data; }
     workloads::host_run ran() const override;
 
     bool is_driver() const override { return true; }
@@ -61,7 +69,8 @@ private:
         bool matched = false;
         sc_core::sc_time arrival;
         std::uint64_t received_bytes = 0;
-        std::uint64_t src_msg_id = 0;  // RECV: the message's id at its source
+        std::shared_ptr<std::vector<std::uint8_t>> data;  // RECV, functional: the message
+        std::uint64_t src_msg_id = 0;                     // RECV: the message's id at its source
     };
     // A RECEIVED notification not yet matched to a RECV.
     struct arrival {
@@ -69,6 +78,7 @@ private:
         std::uint32_t tag = 0;
         std::uint64_t bytes = 0;
         sc_core::sc_time at;
+        std::shared_ptr<std::vector<std::uint8_t>> data;
         std::uint64_t msg_id = 0;  // at the source
     };
 
@@ -126,6 +136,17 @@ private:
     sc_core::sc_event m_op_done;
     bool m_finished = false;
     bool m_has_workload = false;
+
+    // Functional mode: [m_data_address, + m_data.size()) holds real bytes; SUM op i adds the
+    // message of RECV m_sum_source[i] (its input, same range); a RECV that no SUM reads
+    // overwrites its range.
+    std::uint8_t* data_at(std::uint64_t address, std::uint64_t bytes);
+    void apply_received(std::size_t i);
+    std::uint64_t m_data_address = 0;
+    std::vector<std::uint8_t> m_data;
+    bool m_has_data = false;
+    std::vector<std::ptrdiff_t> m_sum_source;
+    std::vector<bool> m_recv_summed;
 
     // Messages.
     std::uint64_t m_next_msg_id = 0;

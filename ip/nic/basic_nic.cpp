@@ -10,6 +10,13 @@ namespace trainvp::ip {
 
 basic_nic::basic_nic(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
     p.apply(*this);
+    setup(p);
+}
+
+basic_nic::basic_nic(const sc_core::sc_module_name& name, const params& p, deferred_params)
+    : ip_module(name, p) {}
+
+void basic_nic::setup(const params& p) {
     if (m_mtu.bytes <= m_l3l4_header.bytes) {
         throw input_error(p.where(), path() + ".mtu", "the MTU must exceed l3l4_header");
     }
@@ -151,6 +158,8 @@ void basic_nic::send_message(const message& m) {
     m_tx_queue_level.change_at(last_end, -1);
     nic_msg_ext done = d;
     done.what = nic_msg_ext::op::SEND_DONE;
+    done.data.reset();  // the sender's data is unchanged
+    tx_message_done(done);
     notify_host(done, last_end);
     span("send " + std::to_string(d.bytes) + "B to " + std::to_string(d.peer), "comm", m.posted,
          last_end);
@@ -192,7 +201,7 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     if (st.received == 0) {
         st.frames = ext->frames;
         st.tag = ext->tag;
-        st.data = ext->data;
+        st.data = local.data;  // as rx_process left it (a decompressed copy)
         st.host_addr = m_rx_buffer.bytes + m_rx_offset;
         m_rx_offset = (m_rx_offset + ext->msg_bytes) % m_rx_region.bytes;
     }

@@ -50,6 +50,14 @@ public:
     std::uint64_t mss() const { return m_mtu.bytes - m_l3l4_header.bytes; }
 
 protected:
+    // For derived NICs: builds the base without applying params.  A derived type's declared
+    // params include its own members, which are not constructed while the base is; the derived
+    // constructor calls p.apply(*this) and then setup().
+    struct deferred_params {};
+    basic_nic(const sc_core::sc_module_name& name, const params& p, deferred_params);
+    // Checks the params, configures the DMA, registers the sockets and the TX thread.
+    void setup(const params& p);
+
     // A frame as the TX path builds it.  Subclasses (the compression NIC) change its payload
     // and add processing time in tx_process / rx_process.
     struct tx_frame {
@@ -65,6 +73,11 @@ protected:
         (void)ext;
         return arrived;
     }
+
+    // Called once a message's last frame has left, before the host is told (SEND_DONE).  A
+    // compression NIC in functional mode puts the payload as the receivers will see it into
+    // done.data (default: nothing changes).
+    virtual void tx_message_done(nic_msg_ext& done) { (void)done; }
 
     // Bytes on the wire: payload, IP/TCP headers and Ethernet overhead, padded to the minimum
     // Ethernet frame.

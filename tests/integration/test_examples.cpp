@@ -58,6 +58,8 @@ INSTANTIATE_TEST_SUITE_P(configs, example, ::testing::ValuesIn(examples()),
 const std::vector<std::string> k_paper_configs = {
     "inceptionn/wa_hdc",
     "inceptionn/inc_hdc",
+    "inceptionn/wa_c_hdc",
+    "inceptionn/inc_c_hdc",
     "paleo/titanx_alexnet",
     "paleo/titanx_vgg16",
 };

@@ -106,6 +106,7 @@ training_builder::training_builder(const models::model& m, training_options o)
         throw std::invalid_argument(what + ": model " + m_model.name() +
                                     " has no parameters to exchange");
     m_grad_base = k_weight_base + align_up(grads, 4096);
+    m_grad_bytes = grads;
     m_activation_base = m_grad_base + align_up(grads, 4096);
 
     if (m_options.policy == exchange_policy::AFTER_BACKWARD) {
@@ -270,6 +271,9 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                 u.after = x[pos].after;
                 const std::size_t u_index = base + pos;
                 for (std::size_t j = pos; j < x.size(); ++j) {
+                    // What goes back is weights, not gradients: never marked compressible
+                    // (inceptionn.md §VIII-A: WA+C compresses "only one direction").
+                    if (x[j].kind == op_kind::SEND) x[j].tos = 0;
                     for (std::size_t& a : x[j].after) {
                         if (a >= u_index) ++a;
                     }
@@ -400,8 +404,14 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                     continue;
                 }
                 const std::size_t base = list.size();
+                bool weights_back = false;
                 for (auto& o : collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
                                               exchange_options(k, {start}))) {
+                    // A worker-aggregator worker receives only the weights (one aggregator
+                    // sums); what it sends after that is forwarding them (binomial return):
+                    // not gradients, never marked compressible.
+                    if (!ring && o.kind == op_kind::RECV) weights_back = true;
+                    if (weights_back && o.kind == op_kind::SEND) o.tos = 0;
                     push(std::move(o));
                 }
                 done[k] = frontier(list, base);

@@ -59,7 +59,9 @@ struct training_options {
     std::optional<std::uint64_t> forward_ps;
     std::optional<std::uint64_t> backward_ps;
     int iterations = 1;
-    std::uint8_t tos = 0;  // of the exchange's sends
+    // Of the gradient sends (both directions of a ring; a worker-aggregator's workers only: the
+    // aggregator returns weights, which are never marked).
+    std::uint8_t tos = 0;
     // WORKER_AGGREGATOR: how the weights get back (TREE with one aggregator: it sends to each
     // worker; BINOMIAL: a binomial broadcast through the workers, as MPI_Bcast does and as
     // inceptionn.md §VIII-D's log p return term assumes).
@@ -89,6 +91,9 @@ public:
 
     const std::vector<gradient_bucket>& buckets() const { return m_buckets; }
     std::size_t ranks() const { return m_options.workers.size(); }
+    // The gradient buffer every rank all-reduces: its host address and size.
+    std::uint64_t gradient_address() const { return m_grad_base; }
+    std::uint64_t gradient_bytes() const { return m_grad_bytes; }
 
     // The op list of worker `rank` (0-based, in ring order).
     std::vector<ops::op> worker_ops(std::size_t rank) const;
@@ -110,6 +115,7 @@ private:
     std::vector<std::uint64_t> m_layer_offset;      // gradient/weight offset of each layer
     std::vector<std::uint64_t> m_activation_offset;
     std::uint64_t m_grad_base = 0;
+    std::uint64_t m_grad_bytes = 0;
     std::uint64_t m_activation_base = 0;
     std::vector<std::uint64_t> m_forward_delay_ps;   // per layer, when forward_ps is set
     std::vector<std::uint64_t> m_backward_delay_ps;  // per layer, when backward_ps is set

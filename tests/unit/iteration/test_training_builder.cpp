@@ -441,9 +441,50 @@ TEST(training_builder, op_lists_read_back_through_ops_yaml) {
             EXPECT_EQ(back[i].unit, l[i].unit);
             EXPECT_EQ(back[i].after, l[i].after);
             EXPECT_EQ(back[i].phase, l[i].phase);
-            if (l[i].kind == op_kind::SEND) EXPECT_EQ(back[i].tos, 0x28);
+            EXPECT_EQ(back[i].tos, l[i].tos);
         }
     }
+}
+
+// The tos marks gradients (inceptionn.md §VIII-A, WA+C: "only one direction of communication
+// is applicable for compression"): the workers' sends carry it, the aggregator's weight
+// returns do not.
+TEST(training_builder, worker_aggregator_marks_gradient_sends_only) {
+    const models::model m = tiny();
+    auto o = opts(exchange_algorithm::WORKER_AGGREGATOR, exchange_policy::OVERLAP_LAYERS,
+                  compute_placement::CPU);
+    o.tos = 0x28;
+    for (auto ret :
+         {collectives::aggregator_return::TREE, collectives::aggregator_return::BINOMIAL}) {
+        o.wa_return = ret;
+        training_builder b(m, o);
+        // Workers: the first send of each bucket is its gradient; with the binomial return,
+        // sends after a receive forward weights.
+        std::size_t marked = 0, unmarked = 0;
+        for (std::size_t r = 0; r < o.workers.size(); ++r) {
+            bool got_weights = false;
+            std::string bucket;
+            for (const auto& x : b.worker_ops(r)) {
+                const std::string prefix = x.name.substr(0, x.name.find('.'));
+                if (prefix != bucket) got_weights = false, bucket = prefix;
+                if (x.kind == op_kind::RECV) got_weights = true;
+                if (x.kind != op_kind::SEND) continue;
+                EXPECT_EQ(x.tos, got_weights ? 0 : 0x28) << x.name;
+                ++(got_weights ? unmarked : marked);
+            }
+        }
+        EXPECT_GT(marked, 0u);
+        if (ret == collectives::aggregator_return::BINOMIAL) EXPECT_GT(unmarked, 0u);
+    }
+    training_builder b(m, o);
+    std::size_t sends = 0;
+    sends = 0;
+    for (const auto& x : b.aggregator_ops()) {
+        if (x.kind != op_kind::SEND) continue;
+        EXPECT_EQ(x.tos, 0) << x.name;
+        ++sends;
+    }
+    EXPECT_GT(sends, 0u);
 }
 
 TEST(training_builder, alexnet_overlap_has_one_bucket_per_weighted_layer) {

@@ -26,11 +26,19 @@ public:
     // Times (ps) each SEND_DONE and RECEIVED happened.
     counter sends_done, received;
     scalar last_send_done_ps, last_received_ps;
+    // With `data: true`: the largest |received - sent| over every float received, and the
+    // largest |sent| (the sender's floats are data_value(i) of the message's element i).
+    scalar max_error, max_value;
+    counter data_bytes;
+    // A gradient-like deterministic pattern spanning every codec class: magnitudes from 2^-20
+    // to 2 (a few above 1 pass uncompressed), both signs, some zeros.
+    static float data_value(std::uint64_t i);
 
 private:
     void run();
     void on_notify(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
     std::uint64_t m_peer = 0, m_messages = 0, m_expect = 0, m_tos = 0;
+    bool m_data = false;
     units::data_size m_bytes;
     bool m_done = false;
     sc_core::sc_event m_wake;
