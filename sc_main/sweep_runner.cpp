@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "platform/error.h"
+#include "sc_main/run_progress.h"
 #include "traces/atomic_file.h"
 
 extern char** environ;
@@ -22,17 +23,6 @@ extern char** environ;
 namespace trainvp {
 
 namespace fs = std::filesystem;
-
-std::string format_wall(double s) {
-    const long t = s < 0 ? 0 : static_cast<long>(s + 0.5);
-    char buf[32];
-    if (t >= 3600) {
-        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
-    } else {
-        std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
-    }
-    return buf;
-}
 
 namespace {
 

@@ -39,7 +39,4 @@ private:
     bool m_progress;
 };
 
-// "1:05", "2:03:07".
-std::string format_wall(double seconds);
-
 }  // namespace trainvp

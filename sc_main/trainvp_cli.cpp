@@ -15,6 +15,7 @@
 #include "platform/platform_loader.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
+#include "sc_main/run_progress.h"
 #include "sc_main/sweep_plan.h"
 #include "sc_main/sweep_runner.h"
 #include "sc_main/sweep_spec.h"
@@ -199,7 +200,14 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
         throw sim_error("cannot create output folder '" + out_dir + "': " + ec.message());
     }
     if (vcd) sim.trace_to((fs::path(out_dir) / "waves.vcd.part").string());
-    run_result r = sim.run();
+    // On a terminal, a progress line while the run lasts (simulated results are the same).
+    run_progress progress(m_out, static_cast<double>(sim.desc().settings.max_time.ps) * 1e-12);
+    run_progress_hook hook;
+    hook.fn = [&progress](const sc_core::sc_time& now, double wall_s) {
+        progress.update(now.to_seconds(), wall_s);
+    };
+    run_result r = sim.run(!quiet && run_progress::wanted() ? &hook : nullptr);
+    progress.finish();
     sim.write_outputs(out_dir, r);
     if (!quiet) {
         m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << sim.summary(r);
