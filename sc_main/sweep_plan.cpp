@@ -38,6 +38,7 @@ std::string sweep_plan::json() const {
         o["name"] = p.name;
         o["values"] = p.values;
         o["sets"] = p.sets;
+        o["fingerprint"] = p.fingerprint;
         pts.push_back(o);
     }
     j["points"] = pts;
@@ -68,6 +69,7 @@ sweep_plan sweep_plan::read(const std::string& dir) {
             pt.name = o.at("name").get<std::string>();
             pt.values = o.at("values").get<std::vector<std::string>>();
             pt.sets = o.at("sets").get<std::vector<std::string>>();
+            pt.fingerprint = o.at("fingerprint").get<std::string>();
             p.m_points.push_back(std::move(pt));
         }
     } catch (const nlohmann::json::exception& e) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -201,9 +202,17 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
     // Every point must load: unknown paths, blocks and settings are reported here, at the
     // line of the sweep file that names them.
     platform_loader loader(reg);
-    for (const auto& pt : s.m_points) {
+    for (auto& pt : s.m_points) {
         try {
-            loader.load(s.m_base, pt.sets);
+            const std::string resolved = resolved_yaml(loader.load(s.m_base, pt.sets), reg);
+            std::uint64_t h = 1469598103934665603ull;
+            for (unsigned char c : resolved) {
+                h ^= c;
+                h *= 1099511628211ull;
+            }
+            char hex[17];
+            std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+            pt.fingerprint = hex;
         } catch (const input_error& e) {
             std::string lhs;
             const std::string& f = e.where().file;

@@ -19,6 +19,9 @@ struct sweep_point {
     std::string name;                 // output folder: p<index>_<values>
     std::vector<std::string> values;  // one per swept path, as --set writes it
     std::vector<std::string> sets;    // the fixed edits, then "path=value" per swept path
+    // FNV-1a of the point's fully expanded config (config.resolved.yaml): a rerun reuses a
+    // point's result only while this is unchanged (an edit of the base or an included file).
+    std::string fingerprint;
 };
 
 class sweep_spec {

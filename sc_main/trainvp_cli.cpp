@@ -283,8 +283,8 @@ int trainvp_cli::cmd_sweep(const std::vector<std::string>& args) {
         if (old.str() != plan.json() && !force) {
             throw input_error(cmdline, "--out",
                               "'" + out_dir +
-                                  "' holds a different sweep; give --force to start it over or "
-                                  "--out to write elsewhere");
+                                  "' holds a different sweep (or its base config changed); give "
+                                  "--force to start it over or --out to write elsewhere");
         }
         if (force) {
             // Only what the earlier sweep wrote goes: its point folders and its table.

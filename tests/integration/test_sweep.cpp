@@ -129,8 +129,8 @@ TEST(sweep, runs_every_point_and_writes_one_row_each) {
     auto other = trainvp("sweep " + grid + " --out " + (dir / "out").string());
     EXPECT_EQ(other.exit_code, 2);
     EXPECT_EQ(other.err, "command line: error: --out: '" + (dir / "out").string() +
-                             "' holds a different sweep; give --force to start it over or --out "
-                             "to write elsewhere\n");
+                             "' holds a different sweep (or its base config changed); give --force "
+                             "to start it over or --out to write elsewhere\n");
 }
 
 TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
@@ -157,6 +157,28 @@ TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
     EXPECT_EQ(rows[2][error], "node[0].gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE");
     EXPECT_EQ(rows[3][status], "bad_input");
     EXPECT_NE(rows[3][error].find("node[0].mem.latency"), std::string::npos) << rows[3][error];
+}
+
+TEST(sweep, results_are_not_reused_after_the_base_config_changed) {
+    auto dir = test::temp_dir("sweep_base_changed");
+    const std::string base =
+        test::read_file(fs::path(TRAINVP_SOURCE_DIR) / "configs/examples/traffic_to_memory.yaml");
+    test::write_file(dir / "base.yaml", base);
+    const std::string grid = test::write_file(
+        dir / "grid.yaml", "base: base.yaml\ngrid:\n  - node[*].mem.latency: [80ns, 90ns]\n");
+    const std::string cmd = "sweep " + grid + " --out " + (dir / "out").string();
+    ASSERT_EQ(trainvp(cmd).exit_code, 0);
+    // Same sweep file, but the base now gives other results: the points must run again.
+    std::string edited = base;
+    const std::string from = "messages: 1000", to = "messages: 900";
+    ASSERT_NE(edited.find(from), std::string::npos);
+    edited.replace(edited.find(from), from.size(), to);
+    test::write_file(dir / "base.yaml", edited);
+    auto r = trainvp(cmd);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("holds a different sweep (or its base config changed)"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(trainvp(cmd + " --force").exit_code, 0);
 }
 
 TEST(sweep, job_list_under_gnu_parallel_gives_the_same_table) {
