@@ -121,9 +121,9 @@ std::string sweep_plan::shell_command(const sweep_point& p, const std::string& b
     const std::string exit_file = shell_quote((fs::path(d) / k_exit_file).string());
     std::string run;
     for (const auto& a : run_argv(p, binary)) run += (run.empty() ? "" : " ") + shell_quote(a);
-    return "mkdir -p " + shell_quote(d) + " && { " + run + " >/dev/null 2>" +
-           shell_quote((fs::path(d) / k_err_file).string()) + "; echo $? >" + exit_file +
-           ".tmp && mv " + exit_file + ".tmp " + exit_file + "; }";
+    return "rm -rf " + shell_quote(d) + " && mkdir -p " + shell_quote(d) + " && { " + run +
+           " >/dev/null 2>" + shell_quote((fs::path(d) / k_err_file).string()) + "; echo $? >" +
+           exit_file + ".tmp && mv " + exit_file + ".tmp " + exit_file + "; }";
 }
 
 int read_exit_code(const std::string& point_dir) {

@@ -28,8 +28,9 @@ public:
     std::string point_dir(const sweep_point& p) const;
     // `trainvp run` of one point: argv of the process the local runner starts.
     std::vector<std::string> run_argv(const sweep_point& p, const std::string& binary) const;
-    // The same as one shell command that also records the point's stderr (run.err) and exit
-    // code (exit_code, written last), exactly as the local runner does.
+    // The same as one shell command that starts from an empty point folder and records the
+    // point's stderr (run.err) and exit code (exit_code, written last), exactly as the local
+    // runner does.
     std::string shell_command(const sweep_point& p, const std::string& binary) const;
 
     // A point has a result when its exit_code file says 0, 1 or 2 (ok, simulation error, bad

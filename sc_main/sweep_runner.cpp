@@ -90,9 +90,11 @@ sweep_runner::outcome sweep_runner::run() {
         while (next < todo.size() && running.size() < m_jobs) {
             const sweep_point& p = *todo[next++];
             const std::string dir = m_plan.point_dir(p);
+            // A fresh folder: nothing of an interrupted earlier attempt can be read as this
+            // one's result.
             std::error_code ec;
+            fs::remove_all(dir, ec);
             fs::create_directories(dir, ec);
-            std::remove((fs::path(dir) / sweep_plan::k_exit_file).c_str());
             running.emplace(start(m_plan.run_argv(p, m_binary),
                                   (fs::path(dir) / sweep_plan::k_err_file).string()),
                             &p);
