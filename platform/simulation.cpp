@@ -277,11 +277,63 @@ void simulation::trace_to(const std::string& file_base) {
     }
 }
 
-run_result simulation::run() {
+// sc_start in slices of simulated time, calling the hook between them.  The result equals one
+// sc_start: the kernel keeps its event queues and runnable processes across calls, each slice
+// stops on starvation without advancing time (as sc_start() does), and only the slice that
+// reaches max_time runs to it (as sc_start(max_time) does).  A slice covers at least the next
+// event and adapts so that it takes about a tenth of the refresh period in wall time.
+void simulation::run_in_slices(std::uint64_t max_ps, const run_progress_hook& hook) {
+    using clock = std::chrono::steady_clock;
+    const auto wall0 = clock::now();
+    auto wall = [&] { return std::chrono::duration<double>(clock::now() - wall0).count(); };
+    const sc_core::sc_time end = ps_time(max_ps);
+    sc_core::sc_time slice(1, sc_core::SC_US);
+    double next_report = hook.period_s;
+    auto stopped = [] {
+        return sc_core::sc_get_status() == sc_core::SC_STOPPED ||
+               sc_core::sc_end_of_simulation_invoked();
+    };
+    bool first = true;
+    while (true) {
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        if (!first) {
+            if (stopped()) return;
+            if (!sc_core::sc_pending_activity()) {
+                // Starved: an sc_start(max_time) would still have advanced to max_time.
+                if (max_ps > 0 && now < end) sc_core::sc_start(end - now);
+                return;
+            }
+            if (max_ps > 0 && now >= end) return;
+        }
+        sc_core::sc_time step = slice;
+        if (!first && !sc_core::sc_pending_activity_at_current_time()) {
+            step = std::max(step, sc_core::sc_time_to_pending_activity());
+        }
+        const double w0 = wall();
+        if (max_ps > 0 && now + step >= end) {
+            sc_core::sc_start(end - now);
+        } else {
+            sc_core::sc_start(step, sc_core::SC_EXIT_ON_STARVATION);
+        }
+        first = false;
+        const double took = wall() - w0;
+        const double target = hook.period_s / 10;
+        if (took < target / 2 && slice < sc_core::sc_time(1000, sc_core::SC_SEC)) slice = slice * 2;
+        if (took > target * 2 && slice > sc_core::sc_time(1, sc_core::SC_NS)) slice = slice / 2;
+        if (wall() >= next_report) {
+            next_report = wall() + hook.period_s;
+            hook.fn(sc_core::sc_time_stamp(), wall());
+        }
+    }
+}
+
+run_result simulation::run(const run_progress_hook* hook) {
     run_result r;
     const auto wall0 = std::chrono::steady_clock::now();
     const auto max_ps = m_ctx.settings().max_time.ps;
-    if (max_ps > 0) {
+    if (hook != nullptr && hook->fn) {
+        run_in_slices(max_ps, *hook);
+    } else if (max_ps > 0) {
         sc_core::sc_start(ps_time(max_ps));
     } else {
         sc_core::sc_start();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,6 +41,14 @@ struct run_result {
     int iterations = 1;  // workload.training.iterations (1 for op lists)
 };
 
+// Called during a run, between slices of sc_start, at most every `period_s` of wall time:
+// simulated time so far and wall seconds since the run started.  Slicing changes no simulated
+// result (the kernel keeps its queues between slices; see simulation::run).
+struct run_progress_hook {
+    double period_s = 0.5;
+    std::function<void(const sc_core::sc_time& now, double wall_s)> fn;
+};
+
 class simulation {
 public:
     simulation(platform_desc desc, const registry& reg);
@@ -49,7 +58,9 @@ public:
     void elaborate();
     // Opens the VCD (call after elaborate, before run); `file_base` gets ".vcd" appended.
     void trace_to(const std::string& file_base);
-    run_result run();
+    // Runs to the end (every driver finished, max_time, a stall or a failure).  With a hook,
+    // sc_start runs in slices so that the hook can report progress.
+    run_result run(const run_progress_hook* hook = nullptr);
 
     // Output documents.
     std::string stats_json(const run_result& r) const;
@@ -71,6 +82,7 @@ private:
     class group;
     struct tree_node;
     void build(const tree_node& node);
+    void run_in_slices(std::uint64_t max_ps, const run_progress_hook& hook);
     void hand_out_workload();
     stats_report report(const run_result& r) const;
     static void blank_vcd_date(const std::string& path);

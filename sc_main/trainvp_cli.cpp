@@ -1,9 +1,13 @@
 #include "sc_main/trainvp_cli.h"
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include <systemc>
 
@@ -11,6 +15,12 @@
 #include "platform/platform_loader.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
+#include "sc_main/run_progress.h"
+#include "sc_main/sweep_plan.h"
+#include "sc_main/sweep_runner.h"
+#include "sc_main/sweep_spec.h"
+#include "sc_main/sweep_table.h"
+#include "traces/atomic_file.h"
 
 namespace trainvp {
 
@@ -32,6 +42,14 @@ const char* k_usage =
     "        overwrites the results of an earlier run there\n"
     "  check CONFIG.yaml [--set KEY=VALUE ...]\n"
     "        load, build and bind the platform without simulating\n"
+    "  sweep SWEEP.yaml [--jobs N] [--out DIR] [--force] [--emit-jobs FILE]\n"
+    "        run every point of a grid of --set edits as its own process (N at once, default\n"
+    "        the core count); each point's outputs in DIR/<point>, one row per point in\n"
+    "        DIR/sweep.csv (default DIR out/<sweep name>); a rerun skips finished points,\n"
+    "        --force runs them again; --emit-jobs writes the points as shell commands (GNU\n"
+    "        parallel, a Slurm array) instead of running them\n"
+    "  sweep --merge DIR\n"
+    "        build DIR/sweep.csv from the point folders of a sweep run elsewhere\n"
     "  describe [TYPE] [--markdown]\n"
     "        list IP types, or one type's params, sockets, statistics and signals\n"
     "        (`describe simulation` lists the simulation: settings)\n"
@@ -101,6 +119,7 @@ int trainvp_cli::main(const std::vector<std::string>& args) {
         if (cmd == "run") return cmd_run(rest, false);
         if (cmd == "check") return cmd_run(rest, true);
         if (cmd == "describe") return cmd_describe(rest);
+        if (cmd == "sweep") return cmd_sweep(rest);
     } catch (const input_error& e) {
         m_err << e.what() << "\n";
         return k_bad_input;
@@ -115,7 +134,7 @@ int trainvp_cli::main(const std::vector<std::string>& args) {
         return k_sim_error;
     }
     m_err << "trainvp: error: unknown command '" << cmd << "'"
-          << did_you_mean(cmd, {"run", "check", "describe"}) << "\n"
+          << did_you_mean(cmd, {"run", "check", "sweep", "describe"}) << "\n"
           << k_usage;
     return k_bad_input;
 }
@@ -181,7 +200,14 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
         throw sim_error("cannot create output folder '" + out_dir + "': " + ec.message());
     }
     if (vcd) sim.trace_to((fs::path(out_dir) / "waves.vcd.part").string());
-    run_result r = sim.run();
+    // On a terminal, a progress line while the run lasts (simulated results are the same).
+    run_progress progress(m_out, static_cast<double>(sim.desc().settings.max_time.ps) * 1e-12);
+    run_progress_hook hook;
+    hook.fn = [&progress](const sc_core::sc_time& now, double wall_s) {
+        progress.update(now.to_seconds(), wall_s);
+    };
+    run_result r = sim.run(!quiet && run_progress::wanted() ? &hook : nullptr);
+    progress.finish();
     sim.write_outputs(out_dir, r);
     if (!quiet) {
         m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << sim.summary(r);
@@ -196,6 +222,115 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
         return k_sim_error;
     }
     return k_ok;
+}
+
+int trainvp_cli::cmd_sweep(const std::vector<std::string>& args) {
+    const source_loc cmdline{"command line", 0, 0};
+    std::string file, out_dir, jobs_file, merge_dir;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    bool force = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const std::string& opt) -> std::string {
+            if (i + 1 >= args.size()) throw input_error(cmdline, opt, "needs a value");
+            return args[++i];
+        };
+        if (a == "--jobs" || a == "-j") {
+            const std::string v = value(a);
+            const bool digits =
+                !v.empty() && v.size() < 6 && std::all_of(v.begin(), v.end(), [](char c) {
+                    return std::isdigit(static_cast<unsigned char>(c));
+                });
+            if (!digits || std::stoul(v) == 0) {
+                throw input_error(cmdline, a, "'" + v + "' is not a number of jobs (1 or more)");
+            }
+            jobs = static_cast<unsigned>(std::stoul(v));
+        } else if (a == "--out") {
+            out_dir = value(a);
+        } else if (a == "--force") {
+            force = true;
+        } else if (a == "--emit-jobs") {
+            jobs_file = value(a);
+        } else if (a == "--merge") {
+            merge_dir = value(a);
+        } else if (!a.empty() && a[0] == '-') {
+            throw input_error(cmdline, a,
+                              "unknown option" + did_you_mean(a, {"--jobs", "--out", "--force",
+                                                                  "--emit-jobs", "--merge"}));
+        } else if (file.empty()) {
+            file = a;
+        } else {
+            throw input_error(cmdline, a, "only one sweep file may be given");
+        }
+    }
+    if (!merge_dir.empty()) {
+        if (!file.empty() || !out_dir.empty() || !jobs_file.empty() || force) {
+            throw input_error(cmdline, "--merge",
+                              "takes only the sweep's output folder (trainvp sweep --merge DIR)");
+        }
+        return merge(merge_dir);
+    }
+    if (file.empty()) throw input_error(cmdline, "", "no sweep file given");
+
+    const sweep_spec spec = sweep_spec::load(file, m_registry);
+    if (out_dir.empty()) out_dir = (fs::path("out") / fs::path(file).stem()).string();
+    const sweep_plan plan(spec, out_dir);
+    const fs::path plan_file = fs::path(out_dir) / sweep_plan::k_plan_file;
+    if (fs::exists(plan_file)) {
+        std::ifstream in(plan_file, std::ios::binary);
+        std::stringstream old;
+        old << in.rdbuf();
+        if (old.str() != plan.json() && !force) {
+            throw input_error(cmdline, "--out",
+                              "'" + out_dir +
+                                  "' holds a different sweep (or its base config changed); give "
+                                  "--force to start it over or --out to write elsewhere");
+        }
+        if (force) {
+            // Only what the earlier sweep wrote goes: its point folders and its table.
+            const sweep_plan earlier = sweep_plan::read(out_dir);
+            for (const auto& p : earlier.points()) fs::remove_all(earlier.point_dir(p));
+            fs::remove(fs::path(out_dir) / sweep_plan::k_table_file);
+        }
+    }
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec || !fs::is_directory(out_dir)) {
+        throw sim_error("cannot create output folder '" + out_dir + "': " + ec.message());
+    }
+    write_file_atomically(plan_file.string(), plan.json());
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+
+    if (!jobs_file.empty()) {
+        std::string text;
+        for (const auto& p : plan.points()) text += plan.shell_command(p, self) + "\n";
+        write_file_atomically(jobs_file, text);
+        m_out << "sweep: " << plan.points().size() << " points written to " << jobs_file
+              << " (one shell command each); run them, e.g. `parallel < " << jobs_file
+              << "`, then `trainvp sweep --merge " << out_dir << "`\n";
+        return k_ok;
+    }
+
+    const bool tty = isatty(STDOUT_FILENO) == 1;
+    sweep_runner runner(plan, self, jobs, m_out, tty);
+    const auto o = runner.run();
+    if (o.skipped) {
+        m_out << "sweep: " << o.skipped << " of " << plan.points().size()
+              << " points had results already (resumed; --force runs them again)\n";
+    }
+    return merge(out_dir);
+}
+
+int trainvp_cli::merge(const std::string& dir) {
+    const sweep_plan plan = sweep_plan::read(dir);
+    const sweep_table table(plan, m_registry);
+    const std::string csv = (fs::path(dir) / sweep_plan::k_table_file).string();
+    write_file_atomically(csv, table.csv());
+    m_out << "sweep: " << plan.points().size() << " points, " << table.finished() << " finished";
+    if (table.failed()) m_out << ", " << table.failed() << " failed";
+    if (table.missing()) m_out << ", " << table.missing() << " without a result";
+    m_out << "; table in " << csv << "\n";
+    return table.failed() + table.missing() == 0 ? k_ok : k_sim_error;
 }
 
 std::string trainvp_cli::describe_text(const std::string& name) const {

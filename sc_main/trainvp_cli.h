@@ -1,4 +1,4 @@
-// The `trainvp` command line: run, check, describe, --version, --help.  The only place where
+// The `trainvp` command line: run, check, sweep, describe, --version, --help.  The only place where
 // errors become exit codes: 0 ok, 1 simulation error, 2 bad input.
 #pragma once
 
@@ -23,6 +23,8 @@ public:
 private:
     int cmd_run(const std::vector<std::string>& args, bool check_only);
     int cmd_describe(const std::vector<std::string>& args);
+    int cmd_sweep(const std::vector<std::string>& args);
+    int merge(const std::string& dir);
     std::string describe_text(const std::string& type) const;
     void usage() const;
 

@@ -8,6 +8,7 @@ packages=(
     libsystemc-dev libyaml-cpp-dev libboost-dev nlohmann-json3-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     clang clang-format python3 python3-matplotlib
+    parallel
 )
 
 missing=()
