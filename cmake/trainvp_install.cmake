@@ -26,7 +26,8 @@ set(trainvp_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/trainvp)
 install(EXPORT trainvpTargets NAMESPACE trainvp:: DESTINATION ${trainvp_cmake_dir})
 configure_package_config_file(cmake/trainvpConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/trainvpConfig.cmake
-                              INSTALL_DESTINATION ${trainvp_cmake_dir})
+                              INSTALL_DESTINATION ${trainvp_cmake_dir}
+                              PATH_VARS CMAKE_INSTALL_BINDIR)
 # A plugin must be built against the very version it is loaded into (the ABI tag checks it).
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/trainvpConfigVersion.cmake
                                  COMPATIBILITY ExactVersion)

@@ -40,8 +40,7 @@ void sparse_nic::declare(trainvp::type_decl<sparse_nic>& d) {
             "Sparsify only frames with this IP ToS (INCEPTIONN tags gradients 0x28 = 40, "
             "inceptionn.md §V); -1: every frame")
         .range("-1", "255");
-    d.stat("frames_sparsified", &sparse_nic::m_frames_sparsified, "1",
-           "TX frames sent sparse");
+    d.stat("frames_sparsified", &sparse_nic::m_frames_sparsified, "1", "TX frames sent sparse");
     d.stat("dense_bytes", &sparse_nic::m_dense_bytes, "B",
            "Gradient bytes of the sparsified TX frames before sparsification");
     d.stat("sparse_bytes", &sparse_nic::m_sparse_bytes, "B",
@@ -52,14 +51,12 @@ void sparse_nic::declare(trainvp::type_decl<sparse_nic>& d) {
     d.headline("sparsity_ratio", &sparse_nic::m_ratio, "1",
                "dense_bytes / sparse_bytes: the payload reduction of the sparsified frames");
     d.signal_of(
-        "select_busy", [](sparse_nic& n) -> trainvp::traced_level& {
-            return n.m_select.busy_signal();
-        },
+        "select_busy",
+        [](sparse_nic& n) -> trainvp::traced_level& { return n.m_select.busy_signal(); },
         "1 while the TX top-k engine processes a frame");
     d.signal_of(
-        "scatter_busy", [](sparse_nic& n) -> trainvp::traced_level& {
-            return n.m_scatter.busy_signal();
-        },
+        "scatter_busy",
+        [](sparse_nic& n) -> trainvp::traced_level& { return n.m_scatter.busy_signal(); },
         "1 while the RX scatter engine rebuilds a frame");
 }
 
@@ -75,8 +72,8 @@ sc_core::sc_time sparse_nic::tx_process(tx_frame& f) {
     const std::uint64_t bytes = sparse::encoded_bytes(k, fmt);
     if (n == 0 || bytes >= f.ext.raw_payload) return f.ready;  // sparse would not be smaller
     // The engine streams the whole dense frame to select the top k.
-    const auto slot = m_select.reserve(f.ready, ps_time(m_engine_rate.transfer_time(
-                                                            f.ext.raw_payload).ps));
+    const auto slot =
+        m_select.reserve(f.ready, ps_time(m_engine_rate.transfer_time(f.ext.raw_payload).ps));
     f.ext.payload = static_cast<std::uint32_t>(bytes);
     f.ext.compressed = true;
     ++m_frames_sparsified;
@@ -86,8 +83,7 @@ sc_core::sc_time sparse_nic::tx_process(tx_frame& f) {
     return slot.end;
 }
 
-sc_core::sc_time sparse_nic::rx_process(trainvp::packet_ext& ext,
-                                        const sc_core::sc_time& arrived) {
+sc_core::sc_time sparse_nic::rx_process(trainvp::packet_ext& ext, const sc_core::sc_time& arrived) {
     if (!ext.compressed) return arrived;
     // The scatter engine writes the dense frame (raw_payload bytes) at its stream rate.
     const auto slot =
