@@ -29,7 +29,7 @@ void registry::add(type_info info) {
     }
     std::string name = info.name;
     if (m_loading) {
-        m_origins[name] = "plugin " + m_loading_origin;
+        m_origins[name] = "from plugin " + m_loading_origin;
         m_report.added.push_back(name);
     }
     m_types.emplace(std::move(name), std::move(info));

@@ -46,7 +46,7 @@ public:
     std::vector<std::string> names() const;
     const std::map<std::string, type_info>& types() const { return m_types; }
 
-    // Where a type comes from: "built in", or the plugin file that registered it.
+    // Where a type comes from: "built in", or "from plugin FILE".
     std::string origin(const std::string& name) const;
 
     // Errors recorded during static initialisation (where throwing would abort the process).

@@ -221,8 +221,7 @@ std::string trainvp_cli::describe_text(const std::string& name) const {
     } else {
         t = m_registry.find(name);
         os << t->name << ": " << t->description << "\n";
-        if (m_registry.origin(name) != "built in")
-            os << "(from " << m_registry.origin(name) << ")\n";
+        if (m_registry.origin(name) != "built in") os << "(" << m_registry.origin(name) << ")\n";
         params = &t->params;
     }
     os << "\nparams:\n";
