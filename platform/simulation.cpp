@@ -244,7 +244,7 @@ void simulation::hand_out_workload() {
     };
     for (const auto& e : w.entries()) {
         if (e.key == "training") {
-            hand_out_training(e.value, m_desc, m_by_path);
+            m_iterations = hand_out_training(e.value, m_desc, m_by_path);
             continue;
         }
         if (e.key != "ops") {
@@ -309,6 +309,20 @@ run_result simulation::run() {
         if (drivers && done) r.status = run_status::FINISHED;
     }
     for (ip_module* b : m_blocks) b->end_of_run();
+    if (r.status == run_status::FINISHED) {
+        std::vector<workloads::host_run> runs;
+        for (ip_module* b : m_blocks) {
+            if (const auto* sink = dynamic_cast<const workload_sink*>(b)) {
+                workloads::host_run hr = sink->ran();
+                if (!hr.ops.empty()) runs.push_back(std::move(hr));
+            }
+        }
+        if (!runs.empty()) {
+            r.breakdown = workloads::critical_path(runs);
+            r.has_breakdown = r.breakdown.error.empty();
+            r.iterations = m_iterations;
+        }
+    }
     if (m_vcd) {
         sc_core::sc_close_vcd_trace_file(m_vcd);
         m_vcd = nullptr;
@@ -338,6 +352,22 @@ stats_report make_report(const platform_desc& d, const run_result& r) {
 
 stats_report simulation::report(const run_result& r) const {
     stats_report rep = make_report(m_desc, r);
+    if (r.has_breakdown) {
+        const double per = 1e-3 / static_cast<double>(r.iterations);  // ps -> ns per iteration
+        auto row = [&](const std::string& name, double ns) {
+            scalar s;
+            s.set(ns);
+            rep.add("iteration", "breakdown", name, "ns", s);
+        };
+        row("time", static_cast<double>(r.breakdown.total_ps) * per);
+        for (std::size_t p = 0; p < workloads::k_breakdown_parts; ++p) {
+            row(workloads::part_name(static_cast<workloads::breakdown_part>(p)),
+                static_cast<double>(r.breakdown.ps[p]) * per);
+        }
+        counter n;
+        n += static_cast<std::uint64_t>(r.iterations);
+        rep.add("iteration", "breakdown", "iterations", "1", n);
+    }
     visit_stats(
         [&](const ip_module& b, const stat_decl& s, const std::string& name, const void* v) {
             switch (s.kind) {
@@ -444,6 +474,26 @@ std::string simulation::summary(const run_result& r) const {
                           key.c_str(), a.total, a.unit.c_str(), a.total / double(a.n), a.n);
             os << buf;
         }
+    }
+    if (r.has_breakdown) {
+        const double per = 1e-12 / static_cast<double>(r.iterations);  // ps -> s per iteration
+        const double total = static_cast<double>(r.breakdown.total_ps) * per;
+        std::snprintf(
+            buf, sizeof buf, "%-22s %s%s\n", "iteration time", units::format_time(total).c_str(),
+            r.iterations > 1 ? (" (mean of " + std::to_string(r.iterations) + ")").c_str() : "");
+        os << buf;
+        // The critical path's parts, in the order of the breakdown (zero parts left out).
+        for (std::size_t p = 0; p < workloads::k_breakdown_parts; ++p) {
+            if (r.breakdown.ps[p] == 0) continue;
+            const double x = static_cast<double>(r.breakdown.ps[p]) * per;
+            const std::string name =
+                std::string("  ") + workloads::part_name(static_cast<workloads::breakdown_part>(p));
+            std::snprintf(buf, sizeof buf, "%-22s %-12s %5.1f %%\n", name.c_str(),
+                          units::format_time(x).c_str(), total > 0 ? 100.0 * x / total : 0.0);
+            os << buf;
+        }
+    } else if (!r.breakdown.error.empty()) {
+        os << "note: no iteration breakdown: " << r.breakdown.error << "\n";
     }
     if (r.status == run_status::MAX_TIME) {
         os << "note: stopped at simulation.max_time before every driver finished\n";

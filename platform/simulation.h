@@ -14,6 +14,7 @@
 #include "platform/platform_desc.h"
 #include "platform/registry.h"
 #include "traces/stats_report.h"
+#include "workloads/iteration/critical_path.h"
 
 namespace trainvp {
 
@@ -27,6 +28,11 @@ struct run_result {
     double wall_seconds = 0.0;
     std::string stall_report;  // the blocks that hold work, for STALLED
     std::string error;         // what failed, for FAILED (a block's sim_error)
+    // The critical-path breakdown of a FINISHED run whose hosts ran ops (critical_path.h):
+    // written to the stats as block "iteration" and printed in the summary, per iteration.
+    bool has_breakdown = false;
+    workloads::iteration_breakdown breakdown;
+    int iterations = 1;  // workload.training.iterations (1 for op lists)
 };
 
 class simulation {
@@ -73,6 +79,7 @@ private:
     std::vector<ip_module*> m_blocks;                          // in config order
     std::map<std::string, ip_module*> m_by_path;
     std::unique_ptr<controller> m_controller;
+    int m_iterations = 1;
     sc_core::sc_trace_file* m_vcd = nullptr;
     std::string m_vcd_base;
 };

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "platform/config_node.h"
+#include "workloads/iteration/critical_path.h"
 
 namespace trainvp {
 
@@ -19,6 +20,10 @@ class workload_sink {
 public:
     virtual ~workload_sink() = default;
     virtual void accept_workload(const config_node& ops, const std::string& key) = 0;
+    // The ops it ran, with their times, for the iteration breakdown (critical_path.h); the
+    // simulation calls it once the run has ended.  Ops that never started are left out, and so
+    // is everything after them on their unit.
+    virtual workloads::host_run ran() const = 0;
 };
 
 }  // namespace trainvp

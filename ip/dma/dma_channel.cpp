@@ -1,5 +1,7 @@
 #include "ip/dma/dma_channel.h"
 
+#include <cmath>
+
 #include <algorithm>
 
 namespace trainvp {
@@ -52,6 +54,11 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
             // The next burst needs a free slot: it issues when the oldest one completes.
             issue = std::max(issue, in_flight.front());
             in_flight.pop_front();
+        }
+        if (m_settings.max_bytes_per_s > 0) {
+            const auto paced = static_cast<std::uint64_t>(
+                std::llround(static_cast<long double>(off) * 1e12L / m_settings.max_bytes_per_s));
+            issue = std::max(issue, r.first_issue + sc_core::sc_time::from_value(paced));
         }
         unsigned char* ptr = data;
         if (ptr == nullptr) {

@@ -33,6 +33,10 @@ public:
         std::uint64_t burst = 256;      // bytes per burst (a PCIe max payload, an AXI burst)
         std::uint64_t outstanding = 8;  // bursts in flight at most (>= 1)
         sc_core::sc_time setup;         // descriptor fetch and set-up before the first burst
+        // Sustained rate of the engine in bytes/s (0: only the window and the path limit it):
+        // burst k issues no earlier than k x burst / rate after the first.  Models an engine
+        // slower than its path, e.g. CUDA's staged copies of pageable host memory.
+        double max_bytes_per_s = 0.0;
     };
 
     struct result {

@@ -44,6 +44,11 @@ void accel_gpu::declare(type_decl<accel_gpu>& d) {
             "Copy-engine requests in flight at most (modelling knob: enough to cover the "
             "path's latency gives the path's bandwidth)")
         .range("1", "4096");
+    d.param("copy_rate", &accel_gpu::m_copy_rate, "0GB/s",
+            "Sustained rate of the copy engine; 0 = only the PCIe path limits it (pinned host "
+            "memory). cudaMemcpy of pageable host memory is staged by the driver through pinned "
+            "buffers and runs well below the link: set it to the measured pageable rate")
+        .range("0GB/s", "1TB/s");
     d.param("copy_setup", &accel_gpu::m_copy_setup, "0ns",
             "Time per copy before its first request (descriptor fetch, cudaMemcpy call). "
             "Calibration param")
@@ -75,6 +80,7 @@ accel_gpu::accel_gpu(const sc_core::sc_module_name& name, const params& p) : ip_
     s.burst = m_copy_burst.bytes;
     s.outstanding = m_copy_outstanding;
     s.setup = ps_time(m_copy_setup.ps);
+    s.max_bytes_per_s = m_copy_rate.bytes_per_s;
     m_dma.configure(s);
     ctrl.register_b_transport(this, &accel_gpu::b_transport);
 }

@@ -35,6 +35,7 @@ private:
     units::data_size m_copy_burst;
     std::uint64_t m_copy_outstanding = 0;
     units::duration m_copy_setup;
+    units::bandwidth m_copy_rate;
 
     dma_channel m_dma;
     sc_core::sc_time m_compute_until = sc_core::SC_ZERO_TIME;

@@ -62,6 +62,12 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
             "Memory transactions in flight at most (modelling knob for the cores' memory-level "
             "parallelism; enough to cover the memory latency gives traffic / bandwidth)")
         .range("1", "1024");
+    d.param("stream_bandwidth", &host_cpu::m_stream_bandwidth, "0GB/s",
+            "Sustained memory bandwidth the software's memory-bound ops (sum, update, compute "
+            "traffic) reach; 0 = only the memory and the window limit them. Like paleo.md "
+            "§3.3's platform percent of peak for compute: fewer threads or no streaming stores "
+            "reach a fraction of the DRAM's bandwidth. Fit it to a measured sum or update")
+        .range("0GB/s", "10TB/s");
     d.param("send_overhead", &host_cpu::m_send_overhead, "0ns",
             "Software time per send before the descriptor reaches the NIC (MPI and driver). "
             "Calibration param: fit it to a measured small-message time")
@@ -217,6 +223,7 @@ void host_cpu::mark_done(std::size_t i, const sc_time& at) {
 void host_cpu::record(std::size_t i, op_unit u, const sc_time& start, const sc_time& unit_free) {
     const ops::op& o = m_ops[i];
     const double t = ns(unit_free - start);
+    m_status[i].released = unit_free;
     m_busy_ns[index_of(u)]->add(t);
     m_busy[index_of(u)]->busy(start, unit_free);
     switch (o.kind) {
@@ -315,6 +322,7 @@ sc_time host_cpu::memory_traffic(const ops::op& o, const sc_time& start) {
     const sc_time quantum = tlm::tlm_global_quantum::instance().get();
     std::deque<sc_time> window;  // completions of the last memory_outstanding chunks
     sc_time last = start;
+    std::uint64_t issued = 0;  // bytes, over all passes, for stream_bandwidth's pacing
     tlm::tlm_generic_payload trans;
     std::vector<unsigned char> scratch(
         static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes)));
@@ -327,6 +335,11 @@ sc_time host_cpu::memory_traffic(const ops::op& o, const sc_time& start) {
                 issue = std::max(issue, window.front());
                 window.pop_front();
             }
+            if (m_stream_bandwidth.bytes_per_s > 0) {
+                issue =
+                    std::max(issue, start + ps_time(m_stream_bandwidth.transfer_time(issued).ps));
+            }
+            issued += len;
             // Stay within a quantum of the issue time so that other initiators of the same
             // memory (DMA engines) reserve it in roughly time order.
             const sc_time now = sc_core::sc_time_stamp();
@@ -457,6 +470,7 @@ void host_cpu::run_recv(std::size_t i, op_unit u) {
             s.matched = true;
             s.arrival = it->at;
             s.received_bytes = it->bytes;
+            s.src_msg_id = it->msg_id;
             m_unexpected.erase(it);
             break;
         }
@@ -512,9 +526,12 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
             s.matched = true;
             s.arrival = at;
             s.received_bytes = ext->bytes;
+            s.src_msg_id = ext->msg_id;
             taken = true;
         }
-        if (!taken) m_unexpected.push_back(arrival{ext->peer, ext->tag, ext->bytes, at});
+        if (!taken) {
+            m_unexpected.push_back(arrival{ext->peer, ext->tag, ext->bytes, at, ext->msg_id});
+        }
         m_arrived.notify(sc_core::SC_ZERO_TIME);
     } else {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -558,6 +575,38 @@ std::string host_cpu::pending_work() const {
     }
     if (parts.empty()) return std::to_string(m_ops.size() - m_done) + " ops not complete";
     return join(parts, "; ");
+}
+
+workloads::host_run host_cpu::ran() const {
+    workloads::host_run out;
+    out.name = path();
+    out.node_id = static_cast<std::uint32_t>(m_node_id);
+    // An op that did not finish ends the list: nothing after it ran to completion in order, and
+    // `after` indices stay valid because ops only wait for earlier ones.
+    std::size_t n = 0;
+    while (n < m_ops.size() && m_status[n].state == op_state::DONE) ++n;
+    std::array<std::size_t, ops::k_op_units> prev;
+    prev.fill(workloads::k_no_op);
+    for (std::size_t i = 0; i < n; ++i) {
+        const ops::op& o = m_ops[i];
+        const op_status& s = m_status[i];
+        workloads::op_run r;
+        r.kind = o.kind;
+        r.phase = ops::phase_of(o);
+        r.after = o.after;
+        r.unit_prev = prev[index_of(o.unit)];
+        prev[index_of(o.unit)] = i;
+        r.start_ps = s.started.value();
+        r.release_ps = s.released.value();
+        r.end_ps = s.done_at.value();
+        r.msg_id = s.msg_id;
+        r.matched = o.kind == op_kind::RECV && s.matched;
+        r.src_node = o.peer;
+        r.src_msg_id = s.src_msg_id;
+        r.arrival_ps = s.arrival.value();
+        out.ops.push_back(std::move(r));
+    }
+    return out;
 }
 
 void host_cpu::end_of_run() {

@@ -40,6 +40,7 @@ public:
     static void declare(type_decl<host_cpu>& d);
 
     void accept_workload(const config_node& ops, const std::string& key) override;
+    workloads::host_run ran() const override;
 
     bool is_driver() const override { return true; }
     bool finished() const override { return m_finished; }
@@ -51,6 +52,7 @@ private:
     struct op_status {
         op_state state = op_state::WAITING;
         sc_core::sc_time started;
+        sc_core::sc_time released;  // its unit was free again
         sc_core::sc_time done_at;
         // SEND: the message id and when its descriptor was posted; RECV: the matched message.
         std::uint64_t msg_id = 0;
@@ -58,6 +60,7 @@ private:
         bool matched = false;
         sc_core::sc_time arrival;
         std::uint64_t received_bytes = 0;
+        std::uint64_t src_msg_id = 0;  // RECV: the message's id at its source
     };
     // A RECEIVED notification not yet matched to a RECV.
     struct arrival {
@@ -65,6 +68,7 @@ private:
         std::uint32_t tag = 0;
         std::uint64_t bytes = 0;
         sc_core::sc_time at;
+        std::uint64_t msg_id = 0;  // at the source
     };
 
     // One thread per unit (SC_THREAD takes no arguments).
@@ -107,6 +111,7 @@ private:
     std::uint64_t m_comm_cores = 0;
     units::data_size m_memory_chunk;
     std::uint64_t m_memory_outstanding = 0;
+    units::bandwidth m_stream_bandwidth;
     units::duration m_send_overhead;
     units::duration m_recv_overhead;
 

@@ -40,6 +40,7 @@ std::string ops_yaml(const std::vector<ops::op>& list, const std::string& indent
         out << indent << "- {op: " << ops::kind_name(o.kind);
         if (!o.name.empty()) out << ", name: " << quoted(o.name);
         out << ", unit: " << ops::unit_name(o.unit);
+        if (o.phase != ops::op_phase::AUTO) out << ", phase: " << ops::phase_name(o.phase);
         const std::string bytes = std::to_string(o.bytes) + "B";
         switch (o.kind) {
             case op_kind::COMPUTE:

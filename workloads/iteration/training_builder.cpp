@@ -63,15 +63,19 @@ training_builder::training_builder(const models::model& m, training_options o)
     : m_model(m), m_options(std::move(o)) {
     const std::string what = "training_builder";
     const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    const bool none = m_options.algorithm == exchange_algorithm::NONE;
     if (m_options.workers.empty()) throw std::invalid_argument(what + ": no workers");
     if (ring && m_options.workers.size() < 2) {
         throw std::invalid_argument(what + ": a ring all-reduce needs at least 2 workers, got 1");
     }
-    if (!ring && !m_options.aggregator) {
+    if (!ring && !none && !m_options.aggregator) {
         throw std::invalid_argument(what + ": worker_aggregator needs an aggregator");
     }
     if (ring && m_options.aggregator) {
         throw std::invalid_argument(what + ": a ring all-reduce has no aggregator");
+    }
+    if (none && m_options.aggregator) {
+        throw std::invalid_argument(what + ": training without an exchange has no aggregator");
     }
     std::set<std::uint32_t> ids(m_options.workers.begin(), m_options.workers.end());
     if (m_options.aggregator) ids.insert(*m_options.aggregator);
@@ -130,12 +134,15 @@ training_builder::training_builder(const models::model& m, training_options o)
     const auto bpv = static_cast<std::uint64_t>(m_model.bytes_per_value());
     const int p = static_cast<int>(m_options.workers.size());
     for (const auto& b : m_buckets) {
+        if (none) break;
         if (ring) {
             m_schedules.push_back(collectives::ring_allreduce(p, b.bytes / bpv));
         } else {
             // TREE with one aggregator: it sends the updated weights straight back to each
-            // worker (inceptionn.md Fig. 1(a)).
-            m_schedules.push_back(collectives::worker_aggregator(p, b.bytes / bpv));
+            // worker (inceptionn.md Fig. 1(a)); BINOMIAL: through the workers.
+            collectives::worker_aggregator_options wo;
+            wo.result_return = m_options.wa_return;
+            m_schedules.push_back(collectives::worker_aggregator(p, b.bytes / bpv, wo));
         }
     }
 
@@ -168,6 +175,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
     const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    const bool none = m_options.algorithm == exchange_algorithm::NONE;
     const bool gpu = m_options.compute == compute_placement::GPU;
     const bool overlap = m_options.policy == exchange_policy::OVERLAP_LAYERS;
     const op_unit compute_unit = gpu ? op_unit::GPU : op_unit::CPU;
@@ -199,7 +207,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
         const std::string prefix =
             m_options.iterations > 1 ? "i" + std::to_string(it) + "_" : std::string();
         std::vector<std::uint32_t> tag_of(m_buckets.size());
-        for (std::size_t k = 0; k < m_buckets.size(); ++k) {
+        for (std::size_t k = 0; k < m_schedules.size(); ++k) {
             tag_of[k] = tag;
             tag += max_tag(m_schedules[k]) + 1;
         }
@@ -255,6 +263,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
             op f;
             f.name = prefix + "fwd_" + L.name;
             f.unit = compute_unit;
+            f.phase = ops::op_phase::FORWARD;
             if (m_options.forward_ps) {
                 f.kind = op_kind::DELAY;
                 f.delay_ps = m_forward_delay_ps[l];
@@ -273,7 +282,24 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
         std::vector<std::vector<std::size_t>> done(m_buckets.size());
         auto emit_update = [&](std::size_t k) {
             std::vector<std::size_t> ready = done[k];
-            if (ring) {
+            if (none && gpu) {
+                // A lone GPU updates its weights in place: one kernel of update's FLOPs and
+                // memory passes (ops::work_flops, ops::memory_traffic), no copies.
+                op u;
+                u.name = prefix + "update_" + m_buckets[k].name;
+                u.kind = op_kind::UPDATE;
+                u.bytes = m_buckets[k].bytes;
+                op g;
+                g.name = u.name;
+                g.kind = op_kind::GPU_COMPUTE;
+                g.unit = op_unit::GPU;
+                g.phase = ops::op_phase::UPDATE;
+                g.flops = ops::work_flops(u);
+                g.bytes = ops::memory_bytes(u);
+                weights_ready[k] = {push(with_after(g, done[k]))};
+                return;
+            }
+            if (ring || none) {
                 op u;
                 u.name = prefix + "update_" + m_buckets[k].name;
                 u.kind = op_kind::UPDATE;
@@ -302,6 +328,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
             op b;
             b.name = prefix + "bwd_" + L.name;
             b.unit = compute_unit;
+            b.phase = ops::op_phase::BACKWARD;
             if (m_options.backward_ps) {
                 b.kind = op_kind::DELAY;
                 b.delay_ps = m_backward_delay_ps[l];
@@ -321,6 +348,10 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                 closing.push_back(next_bucket++);
             }
             for (std::size_t k : closing) {
+                if (none) {
+                    done[k] = {bi};
+                    continue;
+                }
                 std::size_t start = bi;
                 if (gpu) {
                     op c;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "workloads/collectives/schedule.h"
+#include "workloads/collectives/worker_aggregator.h"
 #include "workloads/models/model.h"
 #include "workloads/ops/op.h"
 
@@ -19,6 +20,8 @@ namespace trainvp::workloads {
 enum class exchange_algorithm {
     RING,               // inceptionn.md Alg. 1; every worker updates its own weights
     WORKER_AGGREGATOR,  // inceptionn.md §II-B: the aggregator sums, updates, returns weights
+    NONE,  // no exchange: each worker trains alone (the single-node baselines: paleo.md Table 1,
+           // smartnic.md Fig. 4b's one node); a GPU worker updates on the GPU
 };
 
 enum class exchange_policy {
@@ -49,6 +52,10 @@ struct training_options {
     std::optional<std::uint64_t> backward_ps;
     int iterations = 1;
     std::uint8_t tos = 0;  // of the exchange's sends
+    // WORKER_AGGREGATOR: how the weights get back (TREE with one aggregator: it sends to each
+    // worker; BINOMIAL: a binomial broadcast through the workers, as MPI_Bcast does and as
+    // inceptionn.md §VIII-D's log p return term assumes).
+    collectives::aggregator_return wa_return = collectives::aggregator_return::TREE;
 };
 
 // One exchange unit: the gradients of a run of consecutive layers, contiguous in the gradient

@@ -97,6 +97,60 @@ const char* category(op_kind k) {
     return "?";
 }
 
+const char* phase_name(op_phase p) {
+    switch (p) {
+        case op_phase::AUTO:
+            return "auto";
+        case op_phase::FORWARD:
+            return "forward";
+        case op_phase::BACKWARD:
+            return "backward";
+        case op_phase::COMPUTE:
+            return "compute";
+        case op_phase::COPY:
+            return "copy";
+        case op_phase::SUM:
+            return "sum";
+        case op_phase::COMM:
+            return "comm";
+        case op_phase::COMPRESSION:
+            return "compression";
+        case op_phase::UPDATE:
+            return "update";
+        case op_phase::OTHER:
+            return "other";
+    }
+    return "?";
+}
+
+std::vector<std::string> phase_names() {
+    std::vector<std::string> v;
+    for (std::size_t i = 0; i < k_op_phases; ++i) v.push_back(phase_name(static_cast<op_phase>(i)));
+    return v;
+}
+
+op_phase phase_of(const op& o) {
+    if (o.phase != op_phase::AUTO) return o.phase;
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            return op_phase::COMPUTE;
+        case op_kind::COPY_TO_HOST:
+        case op_kind::COPY_TO_GPU:
+            return op_phase::COPY;
+        case op_kind::SUM:
+            return op_phase::SUM;
+        case op_kind::UPDATE:
+            return op_phase::UPDATE;
+        case op_kind::SEND:
+        case op_kind::RECV:
+            return op_phase::COMM;
+        case op_kind::DELAY:
+            return op_phase::OTHER;
+    }
+    return op_phase::OTHER;
+}
+
 std::string op::label(std::size_t index) const {
     if (!name.empty()) return name;
     return std::string(kind_name(kind)) + " [" + std::to_string(index) + "]";

@@ -31,8 +31,24 @@ enum class op_unit {
     COPY,  // the accelerator's copy engine
 };
 
+// What an op's time counts as in the iteration breakdown (workloads/iteration/critical_path.h).
+// AUTO takes it from the kind (see phase_of); the training builder names forward and backward.
+enum class op_phase {
+    AUTO,
+    FORWARD,      // forward pass of a layer
+    BACKWARD,     // backward pass of a layer
+    COMPUTE,      // other computation
+    COPY,         // host <-> accelerator copies
+    SUM,          // gradient summation
+    COMM,         // sends and receives (and the network time they wait for)
+    COMPRESSION,  // software compression or decompression of messages
+    UPDATE,       // weight update
+    OTHER,        // anything else (a delay op not named as a phase)
+};
+
 constexpr std::size_t k_op_kinds = 9;
 constexpr std::size_t k_op_units = 4;
+constexpr std::size_t k_op_phases = 10;  // AUTO included
 
 // Config spellings: "compute", "gpu_compute", ..., and "cpu", "comm", "gpu", "copy".
 const char* kind_name(op_kind k);
@@ -44,6 +60,9 @@ std::vector<std::string> unit_names();
 std::vector<op_unit> allowed_units(op_kind k);
 // Timeline category: compute, comm, copy, sum, update or delay.
 const char* category(op_kind k);
+// Config spellings of the phases: "auto", "forward", ..., "other".
+const char* phase_name(op_phase p);
+std::vector<std::string> phase_names();
 
 struct op {
     std::string name;  // empty when the config gave none
@@ -59,6 +78,7 @@ struct op {
     std::uint8_t tos = 0;        // SEND: IP ToS of the message's frames
     std::uint32_t inputs = 2;    // SUM: buffers summed into one
     std::uint64_t delay_ps = 0;  // DELAY
+    op_phase phase = op_phase::AUTO;
 
     source_loc where;  // the op's map in the config
     std::string key;   // its full key: "workload.ops.node[0].host[3]"
@@ -66,6 +86,10 @@ struct op {
     // "name" or, for an unnamed op, "kind [i]" with i its index in the list.
     std::string label(std::size_t index) const;
 };
+
+// The breakdown phase of an op: its own when set, else from its kind (compute and gpu_compute
+// COMPUTE, copies COPY, sum SUM, update UPDATE, send and recv COMM, delay OTHER).
+op_phase phase_of(const op& o);
 
 // The memory traffic of an op as whole passes over its buffer [address, address + bytes):
 // COMPUTE reads `bytes` once (its traffic as given); SUM reads its `inputs` buffers and

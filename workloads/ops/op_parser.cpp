@@ -58,7 +58,7 @@ const std::vector<field>& fields_of(op_kind k) {
     return table.at(k);
 }
 
-const std::vector<std::string> k_common_keys = {"op", "name", "after", "unit"};
+const std::vector<std::string> k_common_keys = {"op", "name", "after", "unit", "phase"};
 
 param_decl decl(param_kind k, const std::string& lo, const std::string& hi) {
     param_decl d;
@@ -146,6 +146,7 @@ private:
             o.unit = parse_unit(*u, o.kind, key + ".unit");
         if (const config_node* n = item.find("name"))
             o.name = parse_name(*n, key + ".name", earlier);
+        if (const config_node* ph = item.find("phase")) o.phase = parse_phase(*ph, key + ".phase");
 
         for (const field& f : fields_of(o.kind)) {
             const config_node* v = item.find(f.name);
@@ -185,6 +186,19 @@ private:
         throw input_error(v.loc(), key,
                           "unknown op kind '" + v.scalar() + "'" + did_you_mean(v.scalar(), names) +
                               "; ops are " + join(names));
+    }
+
+    op_phase parse_phase(const config_node& v, const std::string& key) const {
+        const std::vector<std::string> names = phase_names();
+        if (v.is_scalar()) {
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                if (names[i] == v.scalar()) return static_cast<op_phase>(i);
+            }
+        }
+        const std::string what =
+            v.is_scalar() ? "unknown phase '" + v.scalar() + "'" + did_you_mean(v.scalar(), names)
+                          : std::string("expected a phase, got ") + v.kind_name();
+        throw input_error(v.loc(), key, what + "; phases are " + join(names));
     }
 
     op_unit parse_unit(const config_node& v, op_kind k, const std::string& key) const {

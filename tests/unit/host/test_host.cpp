@@ -165,6 +165,17 @@ TEST(host, update_time_follows_sgd_with_momentum) {
     EXPECT_EQ(r.stat_ps("host", "time_update"), memory + compute);
 }
 
+TEST(host, stream_bandwidth_paces_an_ops_memory_traffic) {
+    // The update of 128 KiB: 10 chunks of 64 KiB.  At 6.4 GB/s chunk k issues at k x 10.24 us
+    // (four times a chunk's 2.56 us at the memory's 25.6 GB/s), so the last one issues at
+    // 9 x 10.24 us and completes a chunk time and the latency later.
+    auto r = simulate(host_with_memory("peak: 1GFLOP/s, stream_bandwidth: 6.4GB/s",
+                                       "      - {op: update, bytes: 128KiB}\n"));
+    const std::int64_t memory = 9 * 4 * k_chunk_ps + k_chunk_ps + k_latency_ps;
+    const std::int64_t compute = 131072000;
+    EXPECT_EQ(r.end_ps(), static_cast<std::uint64_t>(memory + compute));
+}
+
 TEST(host, sum_on_the_comm_cores_runs_at_their_share_of_peak) {
     // comm: 2 of 28 cores of 28 GFLOP/s = 2 GFLOP/s.  1000 values, 3 inputs: 2000 adds = 1 us;
     // traffic 4 passes of 4000 B, one chunk each: 4 x 156.25 ns + 80 ns.
@@ -363,6 +374,16 @@ TEST(host, copy_to_gpu_is_the_dma_closed_form_when_the_window_covers_the_latency
     EXPECT_EQ(r.stat("gpu", "bytes_to_gpu"), 1048576.0);
     EXPECT_EQ(r.stat("gpu", "copy_bursts"), 256.0);
     EXPECT_EQ(r.stat("host", "bytes_to_gpu"), 1048576.0);
+}
+
+TEST(host, copy_rate_paces_the_copy_engine_below_its_path) {
+    // As above, paced at 4 GB/s: burst k issues at setup + k x 1024 ns (four bursts' time at
+    // the path's 16 GB/s), the last at 255 x 1024 ns, done a burst time and the latency later.
+    auto r = simulate(
+        host_gpu("copy_burst: 4KiB, copy_outstanding: 4, copy_setup: 2us, copy_rate: 4GB/s",
+                 "bandwidth: 16GB/s, latency: 500ns",
+                 "      - {op: copy_to_gpu, bytes: 1MiB, address: 1MiB}\n"));
+    EXPECT_EQ(r.end_ps(), 2000000u + 255u * 1024000u + 256000u + 500000u);
 }
 
 TEST(host, copy_to_host_with_one_burst_in_flight_is_latency_bound) {

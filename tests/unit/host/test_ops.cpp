@@ -130,7 +130,8 @@ TEST(ops, unknown_kind_suggests_the_closest) {
 TEST(ops, unknown_key_suggests_the_closest_and_lists_the_kinds_keys) {
     EXPECT_EQ(error_of("  - {op: compute, flops: 1}\n  - {op: send, to: 1, byts: 1MB}\n"),
               "t.yaml:3:23: error: workload.ops.node[0].host[1].byts: unknown key of a send op "
-              "(did you mean 'bytes'?); its keys are op, name, after, unit, to, bytes, tag, tos, "
+              "(did you mean 'bytes'?); its keys are op, name, after, unit, phase, to, bytes, tag, "
+              "tos, "
               "address");
 }
 
@@ -240,7 +241,7 @@ TEST(ops, names_of_kinds_and_units) {
     EXPECT_EQ(kind_names().size(), k_op_kinds);
     EXPECT_EQ(unit_names(), (std::vector<std::string>{"cpu", "comm", "gpu", "copy"}));
     EXPECT_EQ(keys_of(op_kind::DELAY),
-              (std::vector<std::string>{"op", "name", "after", "unit", "time"}));
+              (std::vector<std::string>{"op", "name", "after", "unit", "phase", "time"}));
     EXPECT_STREQ(category(op_kind::RECV), "comm");
     EXPECT_STREQ(category(op_kind::COPY_TO_HOST), "copy");
 }

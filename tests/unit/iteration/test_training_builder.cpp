@@ -373,6 +373,34 @@ TEST(training_builder, measured_phase_times_are_split_exactly_by_flops) {
     EXPECT_EQ(bwd, 2000000011u);
 }
 
+TEST(training_builder, forward_and_backward_ops_are_named_as_phases) {
+    training_builder b(tiny(), opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD,
+                                    compute_placement::CPU));
+    for (const op& o : b.worker_ops(0)) {
+        if (starts_with(o.name, "fwd_")) EXPECT_EQ(o.phase, ops::op_phase::FORWARD) << o.name;
+        if (starts_with(o.name, "bwd_")) EXPECT_EQ(o.phase, ops::op_phase::BACKWARD) << o.name;
+        if (o.kind == op_kind::SEND) EXPECT_EQ(ops::phase_of(o), ops::op_phase::COMM);
+    }
+}
+
+TEST(training_builder, no_exchange_trains_alone) {
+    // cpu: forward, backward, update on the cpu; gpu: the update is a kernel of update's FLOPs
+    // (4 per weight) and memory passes (5 x bytes), with no copies.
+    auto o =
+        opts(exchange_algorithm::NONE, exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 1);
+    const auto cpu = training_builder(tiny(), o).worker_ops(0);
+    EXPECT_EQ(kinds(cpu),
+              (std::map<op_kind, std::size_t>{{op_kind::COMPUTE, 10}, {op_kind::UPDATE, 1}}));
+    o.compute = compute_placement::GPU;
+    const auto gpu = training_builder(tiny(), o).worker_ops(0);
+    EXPECT_EQ(kinds(gpu), (std::map<op_kind, std::size_t>{{op_kind::GPU_COMPUTE, 11}}));
+    const op& u = gpu[index_of(gpu, "update_all")];
+    EXPECT_EQ(u.phase, ops::op_phase::UPDATE);
+    EXPECT_DOUBLE_EQ(u.flops, 4.0 * 7456 / 4);
+    EXPECT_EQ(u.bytes, 5u * 7456);
+    EXPECT_EQ(u.after, (std::vector<std::size_t>{9}));  // the last backward op
+}
+
 TEST(training_builder, split_proportionally_telescopes_to_the_total) {
     EXPECT_EQ(split_proportionally(10, {1, 1, 1}), (std::vector<std::uint64_t>{3, 4, 3}));
     EXPECT_EQ(split_proportionally(7, {0, 0}), (std::vector<std::uint64_t>{4, 3}));
@@ -395,6 +423,7 @@ TEST(training_builder, op_lists_read_back_through_ops_yaml) {
             EXPECT_EQ(back[i].kind, l[i].kind);
             EXPECT_EQ(back[i].unit, l[i].unit);
             EXPECT_EQ(back[i].after, l[i].after);
+            EXPECT_EQ(back[i].phase, l[i].phase);
             if (l[i].kind == op_kind::SEND) EXPECT_EQ(back[i].tos, 0x28);
         }
     }
