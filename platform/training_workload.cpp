@@ -102,6 +102,7 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
                                     key_of("model_parameters." + e.key));
         }
         mo.origin = pv->loc();
+        mo.parameters_key = key_of("model_parameters");
     }
     const models::model model = models::load_model(models::find_zoo_model(model_name), mo);
 
@@ -109,9 +110,15 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
     if (const config_node* v = t.find("algorithm")) {
         static const exchange_algorithm algorithms[] = {exchange_algorithm::RING,
                                                         exchange_algorithm::WORKER_AGGREGATOR,
+                                                        exchange_algorithm::BINOMIAL_TREE,
+                                                        exchange_algorithm::HALVING_DOUBLING,
+                                                        exchange_algorithm::DOUBLE_BINARY_TREE,
                                                         exchange_algorithm::NONE};
         o.algorithm = algorithms[param_parse::to_choice(
-            *v, training_decl("algorithm", param_kind::ENUM, {"ring", "worker_aggregator", "none"}),
+            *v,
+            training_decl("algorithm", param_kind::ENUM,
+                          {"ring", "worker_aggregator", "binomial_tree", "halving_doubling",
+                           "double_binary_tree", "none"}),
             key_of("algorithm"))];
     }
     if (const config_node* v = t.find("broadcast")) {
@@ -276,13 +283,20 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
         }
         o.workers.push_back(workers[i].node_id);
     }
-    if (o.algorithm == exchange_algorithm::RING && workers.size() < 2) {
+    if (workloads::is_allreduce(o.algorithm) && workers.size() < 2) {
         throw input_error(
             wv.loc(), key_of("workers"),
-            "a ring all-reduce needs at least 2 workers, got " + std::to_string(workers.size()));
+            "an all-reduce needs at least 2 workers, got " + std::to_string(workers.size()));
     }
 
-    const workloads::training_builder b(model, o);
+    // The checks above cover what the builder refuses; anything left is still an input error.
+    std::optional<workloads::training_builder> built;
+    try {
+        built.emplace(model, o);
+    } catch (const std::invalid_argument& e) {
+        throw input_error(t.loc(), base, e.what());
+    }
+    const workloads::training_builder& b = *built;
     auto hand = [&](const training_host& h, const std::vector<ops::op>& list) {
         // Errors in a generated list point at the generated text, named after the section.
         const std::string key = base + "." + h.path;

@@ -5,7 +5,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "workloads/collectives/halving_doubling.h"
 #include "workloads/collectives/ring.h"
+#include "workloads/collectives/tree.h"
 #include "workloads/collectives/worker_aggregator.h"
 #include "workloads/iteration/collective_ops.h"
 
@@ -59,20 +61,24 @@ std::vector<std::uint64_t> split_proportionally(std::uint64_t total,
     return out;
 }
 
+bool is_allreduce(exchange_algorithm a) {
+    return a != exchange_algorithm::WORKER_AGGREGATOR && a != exchange_algorithm::NONE;
+}
+
 training_builder::training_builder(const models::model& m, training_options o)
     : m_model(m), m_options(std::move(o)) {
     const std::string what = "training_builder";
-    const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    const bool ring = is_allreduce(m_options.algorithm);
     const bool none = m_options.algorithm == exchange_algorithm::NONE;
     if (m_options.workers.empty()) throw std::invalid_argument(what + ": no workers");
     if (ring && m_options.workers.size() < 2) {
-        throw std::invalid_argument(what + ": a ring all-reduce needs at least 2 workers, got 1");
+        throw std::invalid_argument(what + ": an all-reduce needs at least 2 workers, got 1");
     }
     if (!ring && !none && !m_options.aggregator) {
         throw std::invalid_argument(what + ": worker_aggregator needs an aggregator");
     }
     if (ring && m_options.aggregator) {
-        throw std::invalid_argument(what + ": a ring all-reduce has no aggregator");
+        throw std::invalid_argument(what + ": an all-reduce has no aggregator");
     }
     if (none && m_options.aggregator) {
         throw std::invalid_argument(what + ": training without an exchange has no aggregator");
@@ -135,8 +141,22 @@ training_builder::training_builder(const models::model& m, training_options o)
     const int p = static_cast<int>(m_options.workers.size());
     for (const auto& b : m_buckets) {
         if (none) break;
+        const std::uint64_t n = b.bytes / bpv;
         if (ring) {
-            m_schedules.push_back(collectives::ring_allreduce(p, b.bytes / bpv));
+            switch (m_options.algorithm) {
+                case exchange_algorithm::BINOMIAL_TREE:
+                    m_schedules.push_back(collectives::binomial_tree_allreduce(p, n));
+                    break;
+                case exchange_algorithm::HALVING_DOUBLING:
+                    m_schedules.push_back(collectives::halving_doubling_allreduce(p, n));
+                    break;
+                case exchange_algorithm::DOUBLE_BINARY_TREE:
+                    m_schedules.push_back(collectives::double_binary_tree(p, n));
+                    break;
+                default:
+                    m_schedules.push_back(collectives::ring_allreduce(p, n));
+                    break;
+            }
         } else {
             // TREE with one aggregator: it sends the updated weights straight back to each
             // worker (inceptionn.md Fig. 1(a)); BINOMIAL: through the workers.
@@ -174,7 +194,7 @@ std::vector<op> training_builder::aggregator_ops() const {
 std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) const {
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
-    const bool ring = m_options.algorithm == exchange_algorithm::RING;
+    const bool ring = is_allreduce(m_options.algorithm);
     const bool none = m_options.algorithm == exchange_algorithm::NONE;
     const bool gpu = m_options.compute == compute_placement::GPU;
     const bool overlap = m_options.policy == exchange_policy::OVERLAP_LAYERS;

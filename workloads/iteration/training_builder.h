@@ -20,6 +20,11 @@ namespace trainvp::workloads {
 enum class exchange_algorithm {
     RING,               // inceptionn.md Alg. 1; every worker updates its own weights
     WORKER_AGGREGATOR,  // inceptionn.md §II-B: the aggregator sums, updates, returns weights
+    // Other all-reduce schedules of workloads/collectives, used like RING (every worker ends
+    // with the sum and updates its own weights).
+    BINOMIAL_TREE,       // reduce to rank 0 and broadcast back along a binomial tree
+    HALVING_DOUBLING,    // recursive halving reduce-scatter + doubling all-gather (Rabenseifner)
+    DOUBLE_BINARY_TREE,  // two complementary binary trees, half the data each
     NONE,  // no exchange: each worker trains alone (the single-node baselines: paleo.md Table 1,
            // smartnic.md Fig. 4b's one node); a GPU worker updates on the GPU
 };
@@ -67,6 +72,10 @@ struct gradient_bucket {
     std::uint64_t bytes = 0;
     std::vector<std::size_t> layers;  // layers with parameters in it, highest first
 };
+
+// True for the algorithms after which every worker holds the sum (all but WORKER_AGGREGATOR and
+// NONE).
+bool is_allreduce(exchange_algorithm a);
 
 class training_builder {
 public:

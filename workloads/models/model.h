@@ -18,6 +18,9 @@ struct model_options {
     std::map<std::string, std::int64_t> parameters;  // overrides of the file's `parameters`
     std::int64_t bytes_per_value = 4;                // fp32 weights, gradients and activations
     source_loc origin;  // where the options came from (config file, --set), for error messages
+    // The key that holds `parameters` where they came from, for error messages (a training
+    // section's "workload.training.model_parameters").
+    std::string parameters_key = "parameters";
 };
 
 struct model_totals {

@@ -312,8 +312,9 @@ void model_loader::read_parameters(const Node& n) {
             for (const auto& [k, v] : sc.params) declared.push_back(k);
             const std::string hint = did_you_mean(name, declared);
             throw input_error(
-                m_opts.origin, join_key("parameters", name),
-                "the model file " + m_file + " declares no parameter '" + name + "'" +
+                m_opts.origin, join_key(m_opts.parameters_key, name),
+                "the model file " + std::filesystem::path(m_file).filename().string() +
+                    " declares no parameter '" + name + "'" +
                     (hint.empty() ? (declared.empty() ? std::string(" (it declares none)")
                                                       : " (declared: " + join(declared) + ")")
                                   : hint));

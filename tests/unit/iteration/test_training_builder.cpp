@@ -401,6 +401,23 @@ TEST(training_builder, no_exchange_trains_alone) {
     EXPECT_EQ(u.after, (std::vector<std::size_t>{9}));  // the last backward op
 }
 
+TEST(training_builder, every_allreduce_algorithm_leaves_every_worker_updating) {
+    // The tree and halving-doubling schedules are used like the ring: one update per bucket on
+    // every worker, sends matched by receives across the workers, 5 workers (not a power of 2).
+    for (auto a : {exchange_algorithm::BINOMIAL_TREE, exchange_algorithm::HALVING_DOUBLING,
+                   exchange_algorithm::DOUBLE_BINARY_TREE}) {
+        training_builder b(tiny(),
+                           opts(a, exchange_policy::OVERLAP_LAYERS, compute_placement::GPU, 5));
+        const auto lists = all_lists(b);
+        ASSERT_EQ(lists.size(), 5u);
+        expect_matched(lists, {0, 1, 2, 3, 4});
+        for (const auto& l : lists) {
+            expect_backward_deps_only(l);
+            EXPECT_EQ(kinds(l)[op_kind::UPDATE], b.buckets().size());
+        }
+    }
+}
+
 TEST(training_builder, split_proportionally_telescopes_to_the_total) {
     EXPECT_EQ(split_proportionally(10, {1, 1, 1}), (std::vector<std::uint64_t>{3, 4, 3}));
     EXPECT_EQ(split_proportionally(7, {0, 0}), (std::vector<std::uint64_t>{4, 3}));
@@ -456,7 +473,7 @@ TEST(training_builder, rejects_impossible_iterations) {
     };
     expect_error(
         opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 1),
-        "training_builder: a ring all-reduce needs at least 2 workers, got 1");
+        "training_builder: an all-reduce needs at least 2 workers, got 1");
     auto o = opts(exchange_algorithm::WORKER_AGGREGATOR, exchange_policy::AFTER_BACKWARD,
                   compute_placement::CPU);
     o.aggregator.reset();
@@ -469,7 +486,7 @@ TEST(training_builder, rejects_impossible_iterations) {
     auto r =
         opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD, compute_placement::CPU);
     r.aggregator = 7;
-    expect_error(r, "training_builder: a ring all-reduce has no aggregator");
+    expect_error(r, "training_builder: an all-reduce has no aggregator");
     r.aggregator.reset();
     EXPECT_THROW(training_builder(m, r).worker_ops(4), std::invalid_argument);
 }
