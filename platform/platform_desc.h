@@ -39,6 +39,9 @@ struct platform_desc {
     std::vector<connection_desc> connections;
     config_node workload;  // passed through to the workload layer
     std::string description;
+    // Plugins loaded for this run (absolute paths), for config.resolved.yaml.  The loader does
+    // not load them: the command line does (plugin_loader), before the config is expanded.
+    std::vector<std::string> plugins;
 };
 
 }  // namespace trainvp

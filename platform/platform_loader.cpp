@@ -13,7 +13,7 @@ namespace trainvp {
 
 namespace {
 
-const std::vector<std::string> k_sections{"description", "simulation",  "templates",
+const std::vector<std::string> k_sections{"description", "plugins",     "simulation", "templates",
                                           "components",  "connections", "workload"};
 const std::vector<std::string> k_template_keys{"description", "components", "connections"};
 // Keys of a component body that are not params (leaf) or child overrides (group).
@@ -448,6 +448,10 @@ platform_desc platform_loader::load_document(config_node doc, const std::string&
             throw input_error(source_loc{"--set", 0, 0}, s, "expected --set path=value");
         }
         const std::string first = s.substr(0, s.find_first_of(".[="));
+        if (first == "plugins") {
+            throw input_error(source_loc{"--set", 0, 0}, s,
+                              "plugins are loaded before --set applies; use --plugin PATH");
+        }
         if (std::find(k_sections.begin(), k_sections.end(), first) != k_sections.end()) {
             doc.apply_set(s);
         } else {
@@ -586,6 +590,11 @@ std::string resolved_yaml(const platform_desc& desc, const registry& reg) {
     YAML::Node doc = root.to_yaml();
     if (desc.connections.size()) doc["connections"] = conns;
     if (!desc.workload.is_nil()) doc["workload"] = desc.workload.to_yaml();
+    if (!desc.plugins.empty()) {
+        YAML::Node plugins(YAML::NodeType::Sequence);
+        for (const auto& p : desc.plugins) plugins.push_back(p);
+        doc["plugins"] = plugins;
+    }
     out << doc;
     return std::string(out.c_str()) + "\n";
 }

@@ -13,6 +13,7 @@
 
 #include "platform/did_you_mean.h"
 #include "platform/platform_loader.h"
+#include "platform/plugin_loader.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
 #include "sc_main/run_progress.h"
@@ -21,6 +22,7 @@
 #include "sc_main/sweep_spec.h"
 #include "sc_main/sweep_table.h"
 #include "traces/atomic_file.h"
+#include "platform/version.h"
 
 namespace trainvp {
 
@@ -37,10 +39,11 @@ const char* k_usage =
     "\n"
     "commands:\n"
     "  run CONFIG.yaml [--set KEY=VALUE ...] [--out DIR] [--vcd] [--seed N] [--quiet] [--force]\n"
+    "                  [--plugin LIB.so ...]\n"
     "        simulate; writes stats.json, stats.csv, timeline.json, config.resolved.yaml\n"
     "        (and waves.vcd with --vcd) into DIR (default out/<config name>); --force\n"
     "        overwrites the results of an earlier run there\n"
-    "  check CONFIG.yaml [--set KEY=VALUE ...]\n"
+    "  check CONFIG.yaml [--set KEY=VALUE ...] [--plugin LIB.so ...]\n"
     "        load, build and bind the platform without simulating\n"
     "  sweep SWEEP.yaml [--jobs N] [--out DIR] [--force] [--emit-jobs FILE]\n"
     "        run every point of a grid of --set edits as its own process (N at once, default\n"
@@ -50,12 +53,14 @@ const char* k_usage =
     "        parallel, a Slurm array) instead of running them\n"
     "  sweep --merge DIR\n"
     "        build DIR/sweep.csv from the point folders of a sweep run elsewhere\n"
-    "  describe [TYPE] [--markdown]\n"
+    "  describe [TYPE] [--markdown] [--plugin LIB.so ...]\n"
     "        list IP types, or one type's params, sockets, statistics and signals\n"
     "        (`describe simulation` lists the simulation: settings)\n"
     "\n"
     "  --set KEY=VALUE   SECTION.KEY=VALUE edits the config (simulation.seed=3);\n"
     "                    BLOCK.PARAM=VALUE sets a block's param (node[*].mem.latency=90ns)\n"
+    "  --plugin LIB.so   load IP types from a plugin library (docs/adding-ip.md), as a\n"
+    "                    config's `plugins:` list does\n"
     "  --version, --help\n"
     "\n"
     "exit codes: 0 ok, 1 simulation error (stall, failed invariant, output error), 2 bad input\n";
@@ -142,7 +147,7 @@ int trainvp_cli::main(const std::vector<std::string>& args) {
 int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) {
     const source_loc cmdline{"command line", 0, 0};
     std::string config, out_dir;
-    std::vector<std::string> sets;
+    std::vector<std::string> sets, plugin_paths;
     bool vcd = false, quiet = false, force = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -154,6 +159,8 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
             sets.push_back(value(a));
         } else if (a.rfind("--set=", 0) == 0) {
             sets.push_back(a.substr(6));
+        } else if (a == "--plugin") {
+            plugin_paths.push_back(value(a));
         } else if (a == "--out" && !check_only) {
             out_dir = value(a);
         } else if (a == "--vcd" && !check_only) {
@@ -165,7 +172,7 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
         } else if (a == "--seed") {
             sets.push_back("simulation.seed=" + value(a));
         } else if (!a.empty() && a[0] == '-') {
-            std::vector<std::string> opts{"--set", "--seed"};
+            std::vector<std::string> opts{"--set", "--seed", "--plugin"};
             if (!check_only) opts.insert(opts.end(), {"--out", "--vcd", "--quiet", "--force"});
             throw input_error(cmdline, a, "unknown option" + did_you_mean(a, opts));
         } else if (config.empty()) {
@@ -176,8 +183,14 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     }
     if (config.empty()) throw input_error(cmdline, "", "no config file given");
 
+    // Plugins first: the config's blocks may be of their types.
+    plugin_loader plugins(m_registry);
+    for (const auto& p : plugin_paths) plugins.load(p, cmdline, "--plugin");
+    config_node doc = config_node::load_file(config);
+    if (const config_node* listed = doc.find("plugins")) plugins.load_listed(*listed);
     platform_loader loader(m_registry);
-    platform_desc desc = loader.load(config, sets);
+    platform_desc desc = loader.load_document(std::move(doc), config, sets);
+    desc.plugins = plugins.loaded();
     simulation sim(std::move(desc), m_registry);
     sim.elaborate();
     if (check_only) {
@@ -343,6 +356,7 @@ std::string trainvp_cli::describe_text(const std::string& name) const {
     } else {
         t = m_registry.find(name);
         os << t->name << ": " << t->description << "\n";
+        if (m_registry.origin(name) != "built in") os << "(" << m_registry.origin(name) << ")\n";
         params = &t->params;
     }
     os << "\nparams:\n";
@@ -368,14 +382,20 @@ std::string trainvp_cli::describe_text(const std::string& name) const {
 }
 
 int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
+    const source_loc cmdline{"command line", 0, 0};
     bool markdown = false;
     std::string type;
-    for (const auto& a : args) {
+    plugin_loader plugins(m_registry);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
         if (a == "--markdown") {
             markdown = true;
+        } else if (a == "--plugin") {
+            if (i + 1 >= args.size()) throw input_error(cmdline, a, "needs a value");
+            plugins.load(args[++i], cmdline, "--plugin");
         } else if (!a.empty() && a[0] == '-') {
-            throw input_error(source_loc{"command line", 0, 0}, a,
-                              "unknown option" + did_you_mean(a, {"--markdown"}));
+            throw input_error(cmdline, a,
+                              "unknown option" + did_you_mean(a, {"--markdown", "--plugin"}));
         } else {
             type = a;
         }
@@ -388,7 +408,9 @@ int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
         m_out << "IP types (trainvp describe TYPE for details; `simulation` for run settings):\n";
         for (const auto& [name, t] : m_registry.types()) {
             std::string first = t.description.substr(0, t.description.find(". "));
-            m_out << "  " << pad(name, 22) << first << "\n";
+            const std::string origin = m_registry.origin(name);
+            m_out << "  " << pad(name, 22) << first
+                  << (origin == "built in" ? "" : " (" + origin + ")") << "\n";
         }
         return k_ok;
     }

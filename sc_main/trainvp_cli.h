@@ -1,5 +1,6 @@
-// The `trainvp` command line: run, check, sweep, describe, --version, --help.  The only place where
-// errors become exit codes: 0 ok, 1 simulation error, 2 bad input.
+// The `trainvp` command line: run, check, sweep, describe, --version, --help; --plugin and a config's
+// `plugins:` load IP plugins into the registry first (platform/plugin_loader.h).  The only place
+// where errors become exit codes: 0 ok, 1 simulation error, 2 bad input.
 #pragma once
 
 #include <iosfwd>
@@ -12,7 +13,7 @@ class registry;
 
 class trainvp_cli {
 public:
-    trainvp_cli(const registry& reg, std::ostream& out, std::ostream& err)
+    trainvp_cli(registry& reg, std::ostream& out, std::ostream& err)
         : m_registry(reg), m_out(out), m_err(err) {}
 
     int main(const std::vector<std::string>& args);
@@ -28,7 +29,7 @@ private:
     std::string describe_text(const std::string& type) const;
     void usage() const;
 
-    const registry& m_registry;
+    registry& m_registry;
     std::ostream& m_out;
     std::ostream& m_err;
 };

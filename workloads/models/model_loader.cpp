@@ -1,5 +1,7 @@
 #include "workloads/models/model_loader.h"
 
+#include <dlfcn.h>
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -730,6 +732,16 @@ model load_model(const std::string& path, const model_options& opts) {
 
 std::string zoo_dir(const std::string& dir_override) {
     if (!dir_override.empty()) return dir_override;
+    // An installed trainvp (cmake --install) has its zoo at <prefix>/share/trainvp/zoo, beside
+    // <prefix>/lib/libtrainvp_models.so; a build tree uses the source tree's.
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&load_model), &info) != 0 && info.dli_fname != nullptr) {
+        namespace fs = std::filesystem;
+        const fs::path installed =
+            fs::path(info.dli_fname).parent_path().parent_path() / "share/trainvp/zoo";
+        std::error_code ec;
+        if (fs::is_directory(installed, ec)) return installed.string();
+    }
     return std::string(TRAINVP_SOURCE_DIR) + "/workloads/models/zoo";
 }
 

@@ -17,7 +17,8 @@ model load_model(const std::string& path, const model_options& opts);
 model parse_model(const std::string& yaml_text, const std::string& file_label,
                   const model_options& opts);
 
-// The zoo folder: DIR_OVERRIDE if not empty, else TRAINVP_SOURCE_DIR/workloads/models/zoo.
+// The zoo folder: DIR_OVERRIDE if not empty, else an installed trainvp's share/trainvp/zoo,
+// else TRAINVP_SOURCE_DIR/workloads/models/zoo.
 std::string zoo_dir(const std::string& dir_override = "");
 
 // Path of zoo model NAME ("alexnet" -> .../zoo/alexnet.yaml); input_error with a did-you-mean

@@ -207,10 +207,11 @@ TEST(loader, syntax_and_structure_errors) {
               "t.yaml:3:1: error: YAML syntax: end of sequence flow not found");
     EXPECT_EQ(error_of("components:\n  a: {type: memory}\n  a: {type: memory}\n"),
               "t.yaml:3:3: error: a: duplicate key (first given at t.yaml:2:3)");
-    EXPECT_EQ(error_of("componets: {}\n"),
-              "t.yaml:1:1: error: componets: unknown section (did you mean 'components'?); "
-              "expected one of description, simulation, templates, components, connections, "
-              "workload");
+    EXPECT_EQ(
+        error_of("componets: {}\n"),
+        "t.yaml:1:1: error: componets: unknown section (did you mean 'components'?); "
+        "expected one of description, plugins, simulation, templates, components, connections, "
+        "workload");
     EXPECT_EQ(error_of("components: [a, b]\n"),
               "t.yaml:1:13: error: components: expected a map, got a list");
     EXPECT_EQ(error_of("components:\n  m: {bandwidth: 1GB/s}\n"),

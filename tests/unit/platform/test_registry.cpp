@@ -6,6 +6,7 @@
 
 #include "platform/registry.h"
 #include "sc_main/trainvp_cli.h"
+#include "tests/support/test_blocks.h"
 
 namespace trainvp {
 namespace {
@@ -86,6 +87,44 @@ TEST(registry, describe_unknown_type_suggests) {
                              "'memory'?)"),
               std::string::npos)
         << err.str();
+}
+
+// What plugin_loader relies on while a plugin's static initialisers run: each registration is
+// counted, a clash or a foreign ABI tag is an error of the load (not a deferred startup error),
+// and a failed load takes back the types it had added, so no type of a refused plugin remains.
+TEST(registry, a_failed_plugin_load_takes_back_the_types_it_added) {
+    registry& r = registry::global();
+    r.begin_load("fake.so");
+    { registrar<test::eth_endpoint> a("test.rollback_a", TRAINVP_ABI_TAG); }
+    { registrar<test::eth_endpoint> b("memory", TRAINVP_ABI_TAG); }
+    const registry::load_report rep = r.end_load();
+    EXPECT_EQ(rep.registrations, 2);
+    EXPECT_EQ(rep.added, std::vector<std::string>{"test.rollback_a"});
+    ASSERT_EQ(rep.errors.size(), 1u);
+    EXPECT_EQ(rep.errors[0], "IP type 'memory' is already registered (built in)");
+    EXPECT_EQ(r.find("test.rollback_a"), nullptr);
+    EXPECT_NE(r.find("memory"), nullptr);
+    EXPECT_TRUE(r.deferred_errors().empty());
+}
+
+TEST(registry, a_registration_stamped_with_another_abi_tag_is_refused) {
+    registry& r = registry::global();
+    r.begin_load("old.so");
+    { registrar<test::eth_endpoint> a("test.old", "trainvp 0.0.1 abi 0"); }
+    const registry::load_report rep = r.end_load();
+    EXPECT_EQ(rep.registrations, 1);
+    EXPECT_TRUE(rep.added.empty());
+    ASSERT_EQ(rep.errors.size(), 1u);
+    EXPECT_EQ(rep.errors[0], std::string("IP type 'test.old' was built against trainvp 0.0.1 abi "
+                                         "0, but this is ") +
+                                 registry::abi_tag() + "; rebuild it against this trainvp");
+    EXPECT_EQ(r.find("test.old"), nullptr);
+    // A successful load records where each type came from.
+    r.begin_load("good.so");
+    { registrar<test::eth_endpoint> b("test.good", TRAINVP_ABI_TAG); }
+    EXPECT_TRUE(r.end_load().errors.empty());
+    EXPECT_EQ(r.origin("test.good"), "from plugin good.so");
+    EXPECT_EQ(r.origin("memory"), "built in");
 }
 
 }  // namespace
