@@ -381,18 +381,20 @@ sc_time host_cpu::compute_time(double flops, op_unit u) const {
     return ps_time(rate.time_for(flops).ps);
 }
 
-sc_time host_cpu::memory_traffic(const ops::op& o, const sc_time& start) {
+sc_time host_cpu::memory_traffic(const ops::op& o, op_unit u, const sc_time& start) {
     const ops::traffic t = ops::memory_traffic(o);
     const std::uint32_t passes = t.read_passes + t.write_passes;
     if (o.bytes == 0 || passes == 0) return start;
     const std::uint64_t chunk = m_memory_chunk.bytes;
     const sc_time quantum = tlm::tlm_global_quantum::instance().get();
-    std::deque<sc_time> window;  // completions of the last memory_outstanding chunks
+    memory_stream& ms = m_streams[index_of(u)];
+    std::deque<sc_time>& window = ms.window;  // completions of the last memory_outstanding chunks
+    window.clear();
     sc_time last = start;
     std::uint64_t issued = 0;  // bytes, over all passes, for stream_bandwidth's pacing
-    tlm::tlm_generic_payload trans;
-    std::vector<unsigned char> scratch(
-        static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes)));
+    tlm::tlm_generic_payload& trans = ms.trans;
+    std::vector<unsigned char>& scratch = ms.scratch;
+    scratch.resize(static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes)));
     for (std::uint32_t p = 0; p < passes; ++p) {
         const bool write = p >= t.read_passes;
         for (std::uint64_t off = 0; off < o.bytes; off += chunk) {
@@ -439,7 +441,7 @@ void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
     const ops::op& o = m_ops[i];
     const sc_time start = sc_core::sc_time_stamp();
     // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in sequence.
-    const sc_time memory_done = memory_traffic(o, start);
+    const sc_time memory_done = memory_traffic(o, u, start);
     const double flops = ops::work_flops(o);
     const sc_time end = memory_done + compute_time(flops, u);
     progress_until(end);
@@ -453,35 +455,41 @@ void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
 void host_cpu::run_accel(std::size_t i) {
     const ops::op& o = m_ops[i];
     const sc_time start = sc_core::sc_time_stamp();
-    accel_op_ext ext;
-    switch (o.kind) {
-        case op_kind::GPU_COMPUTE:
-            ext.what = accel_op_ext::kind::COMPUTE;
-            break;
-        case op_kind::COPY_TO_HOST:
-            ext.what = accel_op_ext::kind::COPY_TO_HOST;
-            break;
-        default:
-            ext.what = accel_op_ext::kind::COPY_TO_GPU;
-            break;
+    // The payload and its extension live only until b_transport returns: a run that stops
+    // while this unit waits below (max_time, a stall, a failure elsewhere) never unwinds the
+    // thread, and nothing heap-owning may be left on its stack then.
+    sc_time end;
+    {
+        accel_op_ext ext;
+        switch (o.kind) {
+            case op_kind::GPU_COMPUTE:
+                ext.what = accel_op_ext::kind::COMPUTE;
+                break;
+            case op_kind::COPY_TO_HOST:
+                ext.what = accel_op_ext::kind::COPY_TO_HOST;
+                break;
+            default:
+                ext.what = accel_op_ext::kind::COPY_TO_GPU;
+                break;
+        }
+        ext.flops = o.flops;
+        ext.bytes = o.bytes;
+        ext.host_addr = o.address;
+        tlm::tlm_generic_payload trans;
+        trans.set_command(tlm::TLM_WRITE_COMMAND);
+        trans.set_data_ptr(nullptr);
+        trans.set_data_length(0);
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        trans.set_extension(&ext);
+        sc_time delay = sc_core::SC_ZERO_TIME;
+        accel->b_transport(trans, delay);
+        trans.clear_extension(&ext);
+        if (trans.is_response_error()) {
+            throw sim_error(path() + ": " + describe(i) +
+                            " failed in the accelerator: " + trans.get_response_string());
+        }
+        end = sc_core::sc_time_stamp() + delay;
     }
-    ext.flops = o.flops;
-    ext.bytes = o.bytes;
-    ext.host_addr = o.address;
-    tlm::tlm_generic_payload trans;
-    trans.set_command(tlm::TLM_WRITE_COMMAND);
-    trans.set_data_ptr(nullptr);
-    trans.set_data_length(0);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    trans.set_extension(&ext);
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    accel->b_transport(trans, delay);
-    trans.clear_extension(&ext);
-    if (trans.is_response_error()) {
-        throw sim_error(path() + ": " + describe(i) +
-                        " failed in the accelerator: " + trans.get_response_string());
-    }
-    const sc_time end = sc_core::sc_time_stamp() + delay;
     progress_until(end);
     wait_until(end);
     if (o.kind == op_kind::COPY_TO_GPU) m_bytes_to_gpu += o.bytes;
@@ -499,35 +507,39 @@ void host_cpu::run_send(std::size_t i) {
     // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
     // which may even arrive before b_transport returns.
     s.state = op_state::ISSUED;
-    nic_msg_ext ext;
-    const bool allreduce = o.kind == op_kind::ALLREDUCE;
-    ext.what = allreduce ? nic_msg_ext::op::ALLREDUCE : nic_msg_ext::op::SEND;
-    ext.peer = o.peer;
-    ext.bytes = o.bytes;
-    ext.tos = o.tos;
-    ext.msg_id = s.msg_id;
-    ext.host_addr = o.address;
-    ext.tag = o.tag;
-    if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
-        // Functional: the range as it stands now (the op waited for its last writer).
-        ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
+    // As in run_accel: no payload or extension (which may own the data) across the wait below.
+    sc_time accepted;
+    {
+        nic_msg_ext ext;
+        const bool allreduce = o.kind == op_kind::ALLREDUCE;
+        ext.what = allreduce ? nic_msg_ext::op::ALLREDUCE : nic_msg_ext::op::SEND;
+        ext.peer = o.peer;
+        ext.bytes = o.bytes;
+        ext.tos = o.tos;
+        ext.msg_id = s.msg_id;
+        ext.host_addr = o.address;
+        ext.tag = o.tag;
+        if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
+            // Functional: the range as it stands now (the op waited for its last writer).
+            ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
+        }
+        tlm::tlm_generic_payload trans;
+        trans.set_command(tlm::TLM_WRITE_COMMAND);
+        trans.set_data_ptr(nullptr);
+        trans.set_data_length(0);
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        trans.set_extension(&ext);
+        sc_time delay = ps_time(m_send_overhead.ps);
+        s.posted = start + delay;
+        nic->b_transport(trans, delay);
+        trans.clear_extension(&ext);
+        if (trans.is_response_error()) {
+            throw sim_error(path() + ": " + describe(i) +
+                            (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
+                            " was refused by the NIC: " + trans.get_response_string());
+        }
+        accepted = sc_core::sc_time_stamp() + delay;
     }
-    tlm::tlm_generic_payload trans;
-    trans.set_command(tlm::TLM_WRITE_COMMAND);
-    trans.set_data_ptr(nullptr);
-    trans.set_data_length(0);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    trans.set_extension(&ext);
-    sc_time delay = ps_time(m_send_overhead.ps);
-    s.posted = start + delay;
-    nic->b_transport(trans, delay);
-    trans.clear_extension(&ext);
-    if (trans.is_response_error()) {
-        throw sim_error(path() + ": " + describe(i) +
-                        (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
-                        " was refused by the NIC: " + trans.get_response_string());
-    }
-    const sc_time accepted = sc_core::sc_time_stamp() + delay;
     progress_until(accepted);
     wait_until(accepted);
     record(i, o.unit, start, accepted);

@@ -100,7 +100,8 @@ private:
     void run_recv(std::size_t i, ops::op_unit u);
 
     // Issues the op's memory traffic on `mem` from `start`; returns when the last chunk is done.
-    sc_core::sc_time memory_traffic(const ops::op& o, const sc_core::sc_time& start);
+    sc_core::sc_time memory_traffic(const ops::op& o, ops::op_unit u,
+                                    const sc_core::sc_time& start);
     // Compute time of `flops` on unit `u` (cpu: cores - comm_cores; comm: comm_cores).
     sc_core::sc_time compute_time(double flops, ops::op_unit u) const;
     void nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -125,6 +126,16 @@ private:
     units::bandwidth m_stream_bandwidth;
     units::duration m_send_overhead;
     units::duration m_recv_overhead;
+
+    // What memory_traffic keeps across its waits, per unit: members, not locals, so that a run
+    // stopped while a unit is in the middle of an op (its thread is never unwound) leaks
+    // nothing.
+    struct memory_stream {
+        std::deque<sc_core::sc_time> window;  // completions of the chunks in flight
+        tlm::tlm_generic_payload trans;
+        std::vector<unsigned char> scratch;
+    };
+    std::array<memory_stream, ops::k_op_units> m_streams;
 
     // The op stream and its progress.
     ops::op_list m_ops;
