@@ -49,13 +49,7 @@ TEST(cli, check_validates_without_simulating) {
 // Every file in tests/configs/bad/ must fail with exit code 2 and exactly the message in the
 // .expected file beside it, for both `check` and `run`.
 std::vector<std::string> bad_configs() {
-    std::vector<std::string> names;
-    for (const auto& e :
-         fs::directory_iterator(fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad")) {
-        if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
+    return test::yaml_stems(fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad");
 }
 
 class bad_config : public ::testing::TestWithParam<std::string> {};

@@ -244,13 +244,7 @@ TEST(sweep, command_line_errors) {
 // Every file in tests/configs/bad_sweeps/ fails before any point runs, with exit code 2 and
 // exactly the message in the .expected file beside it.
 std::vector<std::string> bad_sweeps() {
-    std::vector<std::string> names;
-    for (const auto& e :
-         fs::directory_iterator(fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad_sweeps")) {
-        if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
+    return test::yaml_stems(fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad_sweeps");
 }
 
 class sweep_bad_file : public ::testing::TestWithParam<std::string> {};

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "platform/error.h"
 
@@ -21,6 +23,16 @@ inline std::filesystem::path temp_dir(const std::string& name) {
     fs::remove_all(p);
     fs::create_directories(p);
     return p;
+}
+
+// The names (without .yaml) of the YAML files in `dir`, sorted: a corpus of test inputs.
+inline std::vector<std::string> yaml_stems(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 inline std::string write_file(const std::filesystem::path& p, const std::string& text) {

@@ -5,43 +5,17 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/sim_fixture.h"
+#include "tests/unit/nic/nic_pair.h"
 
 namespace trainvp {
 namespace {
 
-// Memory: 12.8 GB/s, 100 ns: one 256 B burst takes 20 ns + 100 ns.  NIC: 10 Gb/s.
 std::string pair(const std::string& bytes, const std::string& nic_extra = "") {
-    return R"(
-templates:
-  node:
-    components:
-      drv: {type: test.nic_driver, peer: 1, messages: 1, bytes: )" +
-           bytes + R"(}
-      nic: {type: nic.basic, node_id: "${index}", dma_burst: 4KiB )" +
-           nic_extra + R"(}
-      mem: {type: memory, bandwidth: 12.8GB/s, latency: 100ns}
-    connections:
-      - drv.nic -> nic.host
-      - nic.notify -> drv.nic_notify
-      - nic.pcie -> mem.target
-components:
-  n:
-    template: node
-    count: 2
-    override:
-      1: {drv: {peer: 0, messages: 0, expect: 1}}
-connections:
-  - n[0].nic.eth_tx -> n[1].nic.eth_rx
-  - n[1].nic.eth_tx -> n[0].nic.eth_rx
-)";
+    return test::nic_pair("nic.basic", bytes, "", nic_extra);
 }
 
 nlohmann::json run(const std::string& yaml, const std::vector<std::string>& sets = {}) {
-    auto sim = test::make_sim(yaml, sets);
-    sim->elaborate();
-    run_result r = sim->run();
-    EXPECT_EQ(r.status, run_status::FINISHED) << r.stall_report;
-    return nlohmann::json::parse(sim->stats_json(r));
+    return test::run_stats(yaml, sets);
 }
 
 std::uint64_t stat(const nlohmann::json& j, const std::string& block, const std::string& s) {
