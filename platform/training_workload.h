@@ -15,6 +15,6 @@ namespace trainvp {
 // Parses `training` (the section's node), builds every host's ops and hands them over; returns
 // the number of iterations.  Throws input_error with file:line:column and the full key.
 int hand_out_training(const config_node& training, const platform_desc& desc,
-                       const std::map<std::string, ip_module*>& blocks);
+                      const std::map<std::string, ip_module*>& blocks);
 
 }  // namespace trainvp

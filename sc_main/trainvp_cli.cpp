@@ -16,13 +16,13 @@
 #include "platform/plugin_loader.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
+#include "platform/version.h"
 #include "sc_main/run_progress.h"
 #include "sc_main/sweep_plan.h"
 #include "sc_main/sweep_runner.h"
 #include "sc_main/sweep_spec.h"
 #include "sc_main/sweep_table.h"
 #include "traces/atomic_file.h"
-#include "platform/version.h"
 
 namespace trainvp {
 

@@ -1,6 +1,6 @@
-// The `trainvp` command line: run, check, sweep, describe, --version, --help; --plugin and a config's
-// `plugins:` load IP plugins into the registry first (platform/plugin_loader.h).  The only place
-// where errors become exit codes: 0 ok, 1 simulation error, 2 bad input.
+// The `trainvp` command line: run, check, sweep, describe, --version, --help; --plugin and a
+// config's `plugins:` load IP plugins into the registry first (platform/plugin_loader.h).  The only
+// place where errors become exit codes: 0 ok, 1 simulation error, 2 bad input.
 #pragma once
 
 #include <iosfwd>

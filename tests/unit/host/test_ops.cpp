@@ -147,7 +147,8 @@ TEST(ops, missing_required_key_names_it) {
 TEST(ops, missing_op_kind) {
     EXPECT_EQ(error_of("  - {flops: 1}\n"),
               "t.yaml:2:5: error: workload.ops.node[0].host[0].op: missing the op kind; ops are "
-              "compute, gpu_compute, copy_to_host, copy_to_gpu, sum, update, send, recv, delay, allreduce");
+              "compute, gpu_compute, copy_to_host, copy_to_gpu, sum, update, send, recv, delay, "
+              "allreduce");
 }
 
 TEST(ops, wrong_unit_family) {
