@@ -1,6 +1,8 @@
 #include "platform/training_workload.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <optional>
 
@@ -394,24 +396,30 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
             "an all-reduce needs at least 2 workers, got " + std::to_string(workers.size()));
     }
 
+    // The NIC a host sends through (what its `nic` socket is connected to), or null.
+    auto nic_of = [&](const training_host& h) -> const ip_module* {
+        for (const connection_desc& c : desc.connections) {
+            if (c.from != h.path + ".nic") continue;
+            auto it = by_path.find(c.to.substr(0, c.to.rfind('.')));
+            return it == by_path.end() ? nullptr : it->second;
+        }
+        return nullptr;
+    };
+    std::vector<training_host> all = workers;
+    if (aggregator) all.push_back(*aggregator);
+
     // Frames marked compressible must meet a NIC that compresses them: a plain NIC would send
     // them uncompressed, and the run would silently measure the baseline.
     if (o.tos == k_tos_compressible) {
         const config_node* why = compression != nullptr ? compression : t.find("tos");
         const std::string why_key = compression != nullptr ? "compression" : "tos";
-        std::vector<training_host> all = workers;
-        if (aggregator) all.push_back(*aggregator);
         for (const training_host& h : all) {
-            for (const connection_desc& c : desc.connections) {
-                if (c.from != h.path + ".nic") continue;
-                const std::string nic = c.to.substr(0, c.to.rfind('.'));
-                auto it = by_path.find(nic);
-                if (it == by_path.end() || it->second->compresses_tos(o.tos)) continue;
-                throw input_error(why->loc(), key_of(why_key),
-                                  "compressible traffic (ToS 0x28) from " + h.path + " goes to " +
-                                      nic + ", a " + it->second->type().name +
-                                      " that does not compress it (use nic.inceptionn)");
-            }
+            const ip_module* nic = nic_of(h);
+            if (nic == nullptr || nic->compresses_tos(o.tos)) continue;
+            throw input_error(why->loc(), key_of(why_key),
+                              "compressible traffic (ToS 0x28) from " + h.path + " goes to " +
+                                  nic->path() + ", a " + nic->type().name +
+                                  " that does not compress it (use nic.inceptionn)");
         }
     }
 
@@ -424,34 +432,6 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
     }
     const workloads::training_builder& b = *built;
 
-    // Functional mode: every worker starts from its own gradient; an aggregator from zeros.
-    if (const config_node* g = t.find("gradient")) {
-        const workloads::gradient_spec spec = parse_gradient(*g, key_of("gradient"), desc);
-        const std::uint64_t bytes = b.gradient_bytes();
-        if (model.bytes_per_value() != 4) {
-            throw input_error(g->loc(), key_of("gradient"),
-                              "functional mode carries float32 gradients; model " + model_name +
-                                  " has " + std::to_string(model.bytes_per_value()) +
-                                  " B per value");
-        }
-        for (std::size_t r = 0; r < workers.size(); ++r) {
-            std::vector<float> v;
-            try {
-                v = workloads::generate_gradient(spec, r, workers.size(), bytes / 4);
-            } catch (const std::exception& e) {
-                throw input_error(g->loc(), key_of("gradient"), e.what());
-            }
-            std::vector<std::uint8_t> raw(bytes);
-            std::memcpy(raw.data(), v.data(), bytes);
-            dynamic_cast<workload_sink*>(by_path.at(workers[r].path))
-                ->accept_data(b.gradient_address(), std::move(raw), g->loc(), key_of("gradient"));
-        }
-        if (aggregator) {
-            dynamic_cast<workload_sink*>(by_path.at(aggregator->path))
-                ->accept_data(b.gradient_address(), std::vector<std::uint8_t>(bytes), g->loc(),
-                              key_of("gradient"));
-        }
-    }
     auto hand = [&](const training_host& h, const std::vector<ops::op>& list) {
         // Errors in a generated list point at the generated text, named after the section.
         const std::string key = base + "." + h.path;
@@ -459,8 +439,101 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
         auto* sink = dynamic_cast<workload_sink*>(by_path.at(h.path));
         sink->accept_workload(n, key);
     };
-    for (std::size_t r = 0; r < workers.size(); ++r) hand(workers[r], b.worker_ops(r));
-    if (aggregator) hand(*aggregator, b.aggregator_ops());
+    const config_node* g = t.find("gradient");
+    if (g == nullptr) {
+        for (std::size_t r = 0; r < workers.size(); ++r) hand(workers[r], b.worker_ops(r));
+        if (aggregator) hand(*aggregator, b.aggregator_ops());
+        return o.iterations;
+    }
+
+    // Functional mode: every worker starts from its own gradient, an aggregator from zeros.
+    // Every rank must end with the exact sum of the workers' gradients, within an allowance
+    // per value checked by each host's end-of-run audit:
+    //   float rounding: the sum takes N - 1 float32 additions, each rounding by at most half an
+    //     ulp of a partial sum, <= 2^-24 x sum_r |g_r|;
+    //   codecs: every send of the value through a lossy NIC adds at most that NIC's bound
+    //     (ip_module::functional_error_bound, e.g. INCEPTIONN's B(k)) to the partial sum it
+    //     carries, and an all-reduce counts each send's partial sum at most once in a result,
+    //     so the sum of the bounds over every send that carries the value, on every rank,
+    //     bounds the codecs' error (sound; for a ring it is twice the tight N x B(k), tests
+    //     check the tight one).
+    const workloads::gradient_spec spec = parse_gradient(*g, key_of("gradient"), desc);
+    const std::uint64_t bytes = b.gradient_bytes();
+    if (model.bytes_per_value() != 4) {
+        throw input_error(g->loc(), key_of("gradient"),
+                          "functional mode carries float32 gradients; model " + model_name +
+                              " has " + std::to_string(model.bytes_per_value()) + " B per value");
+    }
+    if (o.iterations != 1) {
+        throw input_error(g->loc(), key_of("gradient"),
+                          "functional mode checks one all-reduce of the given gradients: "
+                          "iterations must be 1, got " +
+                              std::to_string(o.iterations));
+    }
+    if (o.algorithm == workloads::exchange_algorithm::FPGA_RING) {
+        throw input_error(g->loc(), key_of("gradient"),
+                          "fpga_ring sums on the smart NICs, not in host memory: give the "
+                          "fpga.allreduce blocks `functional: true` instead of a gradient");
+    }
+    const std::size_t values = bytes / 4;
+    std::vector<double> exact(values, 0.0), magnitude(values, 0.0);
+    for (std::size_t r = 0; r < workers.size(); ++r) {
+        std::vector<float> v;
+        try {
+            v = workloads::generate_gradient(spec, r, workers.size(), values);
+        } catch (const std::exception& e) {
+            throw input_error(g->loc(), key_of("gradient"), e.what());
+        }
+        for (std::size_t i = 0; i < values; ++i) {
+            exact[i] += v[i];
+            magnitude[i] += std::fabs(v[i]);
+        }
+        std::vector<std::uint8_t> raw(bytes);
+        std::memcpy(raw.data(), v.data(), bytes);
+        dynamic_cast<workload_sink*>(by_path.at(workers[r].path))
+            ->accept_data(b.gradient_address(), std::move(raw), g->loc(), key_of("gradient"));
+    }
+    if (aggregator) {
+        dynamic_cast<workload_sink*>(by_path.at(aggregator->path))
+            ->accept_data(b.gradient_address(), std::vector<std::uint8_t>(bytes), g->loc(),
+                          key_of("gradient"));
+    }
+    // The codecs' part, accumulated as a difference array over the values each send carries.
+    std::vector<double> codec_step(values + 1, 0.0);
+    auto count_sends = [&](const training_host& h, const std::vector<ops::op>& list) {
+        const ip_module* nic = nic_of(h);
+        for (const ops::op& x : list) {
+            if (x.kind != ops::op_kind::SEND || nic == nullptr) continue;
+            const double bound = nic->functional_error_bound(x.tos);
+            if (bound <= 0.0 || x.address < b.gradient_address()) continue;
+            const std::uint64_t first = (x.address - b.gradient_address()) / 4;
+            const std::uint64_t last = std::min<std::uint64_t>(first + x.bytes / 4, values);
+            if (first >= last) continue;
+            codec_step[first] += bound;
+            codec_step[last] -= bound;
+        }
+    };
+    for (std::size_t r = 0; r < workers.size(); ++r) {
+        const std::vector<ops::op> list = b.worker_ops(r);
+        count_sends(workers[r], list);
+        hand(workers[r], list);
+    }
+    if (aggregator) {
+        const std::vector<ops::op> list = b.aggregator_ops();
+        count_sends(*aggregator, list);
+        hand(*aggregator, list);
+    }
+    std::vector<double> allowance(values);
+    double codec = 0.0;
+    const double additions = static_cast<double>(workers.size() - 1);
+    for (std::size_t i = 0; i < values; ++i) {
+        codec += codec_step[i];
+        allowance[i] = codec + additions * std::ldexp(magnitude[i], -24);
+    }
+    for (const training_host& h : all) {
+        dynamic_cast<workload_sink*>(by_path.at(h.path))
+            ->expect_data(b.gradient_address(), exact, allowance);
+    }
     return o.iterations;
 }
 

@@ -32,6 +32,16 @@ public:
         (void)bytes;
         throw input_error(where, key, "this block does not hold data (functional mode)");
     }
+    // Functional mode: what [address, address + 4 expected.size()) must hold as float32 at the
+    // end of a finished run (the exact all-reduced gradient) and by how much each value may
+    // differ from it (float rounding and the lossy codecs' bounds).  Checked by the block's
+    // end-of-run audit.  Only called on a block that accepted data.
+    virtual void expect_data(std::uint64_t address, std::vector<double> expected,
+                             std::vector<double> allowance) {
+        (void)address;
+        (void)expected;
+        (void)allowance;
+    }
     // The ops it ran, with their times, for the iteration breakdown (critical_path.h); the
     // simulation calls it once the run has ended.  Ops that never started are left out, and so
     // is everything after them on their unit.

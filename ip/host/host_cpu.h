@@ -43,6 +43,8 @@ public:
     void accept_workload(const config_node& ops, const std::string& key) override;
     void accept_data(std::uint64_t address, std::vector<std::uint8_t> bytes,
                      const source_loc& where, const std::string& key) override;
+    void expect_data(std::uint64_t address, std::vector<double> expected,
+                     std::vector<double> allowance) override;
 
     // Functional mode: the region given to accept_data, as it stands (after the run: the
     // all-reduced gradient).
@@ -158,6 +160,9 @@ private:
     bool m_has_data = false;
     std::vector<std::ptrdiff_t> m_sum_source;
     std::vector<bool> m_recv_summed;
+    // What the data must hold at the end (expect_data), checked by audit().
+    std::uint64_t m_expected_address = 0;
+    std::vector<double> m_expected, m_allowance;
 
     // Messages.
     std::uint64_t m_next_msg_id = 0;
