@@ -167,7 +167,23 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
     if (m_has_workload) {
         throw input_error(list.loc(), key, "the ops of " + path() + " are given twice");
     }
-    m_ops = ops::parse_ops(list, key);
+    take_ops(ops::parse_ops(list, key), list.loc(), key);
+}
+
+void host_cpu::accept_ops(ops::op_list list, const source_loc& where, const std::string& key) {
+    if (m_has_workload) throw input_error(where, key, "the ops of " + path() + " are given twice");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        for (std::size_t d : list[i].after) {
+            if (d >= i)
+                throw std::logic_error(key + ": op " + std::to_string(i) +
+                                       " waits for a later op " + std::to_string(d));
+        }
+    }
+    take_ops(std::move(list), where, key);
+}
+
+void host_cpu::take_ops(ops::op_list list, const source_loc& where, const std::string& key) {
+    m_ops = std::move(list);
     m_has_workload = true;
     // Sockets are bound by now (the binder runs before workloads are handed out), so an op on a
     // unit this host lacks is reported here, naming the op, rather than as a stall.
@@ -196,7 +212,10 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
                    o.unit == op_unit::COMM && m_comm_cores == 0) {
             problem = "runs on unit comm, but " + path() + " has comm_cores: 0";
         }
-        if (!problem.empty()) throw input_error(o.where, o.key, describe(i) + " " + problem);
+        if (!problem.empty()) {
+            throw o.key.empty() ? input_error(where, key, describe(i) + " " + problem)
+                                : input_error(o.where, o.key, describe(i) + " " + problem);
+        }
     }
     m_status.assign(m_ops.size(), op_status{});
     // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in

@@ -41,6 +41,7 @@ public:
     static void declare(type_decl<host_cpu>& d);
 
     void accept_workload(const config_node& ops, const std::string& key) override;
+    void accept_ops(ops::op_list list, const source_loc& where, const std::string& key) override;
     void accept_data(std::uint64_t address, std::vector<std::uint8_t> bytes,
                      const source_loc& where, const std::string& key) override;
     void expect_data(std::uint64_t address, std::vector<double> expected,
@@ -111,6 +112,9 @@ private:
     void record(std::size_t i, ops::op_unit u, const sc_core::sc_time& start,
                 const sc_core::sc_time& unit_free);
     std::string describe(std::size_t i) const;
+    // Takes the op stream (from the config or generated); `where`/`key` locate errors of ops
+    // that carry no location of their own.
+    void take_ops(ops::op_list list, const source_loc& where, const std::string& key);
     std::string track(ops::op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
