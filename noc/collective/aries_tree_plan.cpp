@@ -13,10 +13,10 @@ namespace trainvp::noc {
 
 namespace {
 
-// A candidate leg: the hop from `start` to `end` along row (dim 0) or column (dim 1) `line`
-// for packets to `dst`; from/to are the positions along the line.
+// A candidate leg: the hop from `start` to `end` along row (dim 0) or column (dim 1) `line`;
+// from/to are the positions along the line.
 struct leg {
-    int start = 0, end = 0, dst = 0;
+    int start = 0, end = 0;
     int dim = 0, line = 0, from = 0, to = 0;
     int weight = 0;  // pairs routed over it
     std::size_t order = 0;
@@ -76,7 +76,7 @@ private:
         bool fwd = true;
         int end = 0;
     };
-    using key = std::pair<int, int>;  // (router, destination)
+    using key = std::pair<int, int>;  // (start router, end router) of a bridged leg
 
     std::size_t at(int r, int p) const { return static_cast<std::size_t>(r * 5 + p); }
     std::size_t span(int dim, int line, int track, int i) const {
@@ -84,12 +84,12 @@ private:
     }
 
     // Every leg of two or more pitches of the pairs' dimension-order routes, once per
-    // (start, destination), weighted by the pairs that start it.
+    // (start, end), weighted by the pairs that start it.
     std::vector<leg> candidates() const {
         std::map<key, std::size_t> index;
         std::vector<leg> out;
         auto add = [&](const leg& l) {
-            const auto [it, fresh] = index.insert({{l.start, l.dst}, out.size()});
+            const auto [it, fresh] = index.insert({{l.start, l.end}, out.size()});
             if (fresh) {
                 out.push_back(l);
                 out.back().order = out.size();
@@ -99,20 +99,23 @@ private:
         for (const auto& [s, d] : m_pairs) {
             const int sx = s % m_k, sy = s / m_k, dx = d % m_k, dy = d / m_k;
             const int corner = sy * m_k + dx;
-            if (std::abs(dx - sx) >= 2) add(leg{s, corner, d, 0, sy, sx, dx});
-            if (std::abs(dy - sy) >= 2) add(leg{corner, d, d, 1, dx, sy, dy});
+            if (std::abs(dx - sx) >= 2) add(leg{s, corner, 0, sy, sx, dx});
+            if (std::abs(dy - sy) >= 2) add(leg{corner, d, 1, dx, sy, dy});
         }
         return out;
     }
 
-    // Walks every pair's route with the bridges in `b` (plus `extra`), calling
-    // visit(router, destination, next, bridge or nullptr) for each hop.
+    // Walks every pair's route with the bridges in `b`, calling visit(router, destination,
+    // next, bridge or nullptr) for each hop.  At router r the current leg ends at the corner
+    // (x(d), y(r)) in the x phase and at d in the y phase; a bridge from r to that end is
+    // taken wherever a route meets it.
     template <typename F>
     void walk(const std::map<key, bridge>& b, F&& visit) const {
         for (const auto& [s, d] : m_pairs) {
             int r = s;
             while (r != d) {
-                const auto it = b.find({r, d});
+                const int end = r % m_k != d % m_k ? (r / m_k) * m_k + d % m_k : d;
+                const auto it = b.find({r, end});
                 const int next = it != b.end() ? it->second.end : mesh_next(m_k, r, d);
                 visit(r, d, next, it != b.end() ? &it->second : nullptr);
                 r = next;
@@ -146,7 +149,7 @@ private:
         }
         // The mesh links the routes still need once this leg is bridged.
         std::map<key, bridge> with = m_bridges;
-        with[{l.start, l.dst}] = bridge{-1, fwd, l.end};
+        with[{l.start, l.end}] = bridge{-1, fwd, l.end};
         std::vector<bool> out_used(m_out_taken.size(), false), in_used(m_in_taken.size(), false);
         walk(with, [&](int r, int, int next, const bridge* b) {
             if (b) return;
@@ -180,7 +183,7 @@ private:
         (fwd ? g.fwd_out : g.bwd_out) = po;
         (fwd ? g.fwd_in : g.bwd_in) = pi;
         m_out_taken[at(l.start, po)] = m_in_taken[at(l.end, pi)] = true;
-        m_bridges[{l.start, l.dst}] = bridge{seg, fwd, l.end};
+        m_bridges[{l.start, l.end}] = bridge{seg, fwd, l.end};
         return true;
     }
 

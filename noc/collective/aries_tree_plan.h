@@ -15,9 +15,11 @@
 //     other bypass link (a port selects one link at a time, §III-B-1) and whose mesh link no
 //     route of the pattern still needs (the mux takes the port away from its mesh link).
 //     The port named after the direction of travel is tried first.
-// Otherwise the leg stays on mesh links.  The route table has, for every (router,
-// destination) on the pattern's routes, the bypass segment where one was assigned and the
-// dimension-order mesh port otherwise; a bypass moves monotonically towards the destination
+// Otherwise the leg stays on mesh links.  A route takes a bypass wherever it meets the start
+// of one that ends where its current leg ends (so a leg from 0 to 3 rides the segment 1-3 of
+// another pair from router 1 on).  The route table has, for every (router, destination) on
+// the pattern's routes, the bypass port where a bypass is taken and the dimension-order mesh
+// port otherwise; a bypass moves monotonically towards the destination
 // within the current dimension, so the routing stays acyclic (the dependency check confirms).
 #pragma once
 
