@@ -114,6 +114,12 @@ schedule concentrated_multi_tree(const std::vector<std::vector<int>>& groups, ui
 }
 
 schedule concentrated_multi_tree(int cols, int rows, uint64_t elements, int trees, int degree) {
+    if (cols < 2 || rows < 2 || cols % 2 != 0 || rows % 2 != 0) {
+        throw std::invalid_argument(std::string(NAME) +
+                                    ": groups of four are the 2 x 2 blocks of the grid, which "
+                                    "needs an even number of columns and rows, got " +
+                                    std::to_string(cols) + " x " + std::to_string(rows));
+    }
     return concentrated_multi_tree(grid_quads(cols, rows), elements, trees, degree);
 }
 
