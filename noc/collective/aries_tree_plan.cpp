@@ -18,7 +18,8 @@ namespace {
 struct leg {
     int start = 0, end = 0;
     int dim = 0, line = 0, from = 0, to = 0;
-    int weight = 0;  // pairs routed over it
+    int weight = 0;        // pairs routed over it
+    bool aligned = false;  // started by a pair whose routers share a row or column
     std::size_t order = 0;
     int pitches() const { return std::abs(to - from); }
 };
@@ -52,10 +53,13 @@ public:
         std::vector<leg> legs = candidates();
         tree_bypass_plan plan;
         plan.legs_wanted = static_cast<int>(legs.size());
-        // aries.md §IV-B-1: "a greedy policy to segment the bypassing links to connect any
-        // short-distanced nodes": the shortest legs first (more of them fit on two tracks),
-        // then the most used.
+        // Legs of tree neighbours sharing a row or column first (Fig. 7(c) dedicates a link
+        // to such a tree edge, both directions on one segment), then aries.md §IV-B-1's
+        // "greedy policy to segment the bypassing links to connect any short-distanced
+        // nodes": the shortest legs first (more of them fit on two tracks), then the most
+        // used.
         std::sort(legs.begin(), legs.end(), [](const leg& a, const leg& b) {
+            if (a.aligned != b.aligned) return a.aligned;
             if (a.pitches() != b.pitches()) return a.pitches() < b.pitches();
             return a.weight != b.weight ? a.weight > b.weight : a.order < b.order;
         });
@@ -95,12 +99,14 @@ private:
                 out.back().order = out.size();
             }
             ++out[it->second].weight;
+            out[it->second].aligned = out[it->second].aligned || l.aligned;
         };
         for (const auto& [s, d] : m_pairs) {
             const int sx = s % m_k, sy = s / m_k, dx = d % m_k, dy = d / m_k;
             const int corner = sy * m_k + dx;
-            if (std::abs(dx - sx) >= 2) add(leg{s, corner, 0, sy, sx, dx});
-            if (std::abs(dy - sy) >= 2) add(leg{corner, d, 1, dx, sy, dy});
+            const bool al = sx == dx || sy == dy;
+            if (std::abs(dx - sx) >= 2) add(leg{s, corner, 0, sy, sx, dx, 0, al});
+            if (std::abs(dy - sy) >= 2) add(leg{corner, d, 1, dx, sy, dy, 0, al});
         }
         return out;
     }

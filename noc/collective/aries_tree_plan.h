@@ -5,9 +5,11 @@
 // A message from router s to router d follows dimension-order routing (x, then y) in two
 // legs: along row y(s) to the corner (x(d), y(s)), then along column x(d).  Each leg that
 // spans two or more pitches is a candidate for a bypass segment on that row or column.
-// Candidates are taken greedily, the largest saving first (pitches saved x pairs routed over
-// the leg; ties in order of first use), which is aries.md's "greedy policy to segment the
-// bypassing links" (§IV-B-1).  A candidate gets a segment when
+// Candidates are taken greedily: legs of pairs whose routers share a row or column first
+// (Fig. 7(c): a dedicated link per tree edge), then the shortest first, which is aries.md's
+// "greedy policy to segment the bypassing links to connect any short-distanced nodes"
+// (§IV-B-1), then the most used (pairs starting the leg), then in order of first use.  A candidate
+// gets a segment when
 //   - a track of its row/column (two per row and column, §III-B) is free over its whole span
 //     (segments cannot overlap on a track: a segment switch cuts a track only at routers),
 //     or a segment with the same ends already exists and its direction is still unused;
