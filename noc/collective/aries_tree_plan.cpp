@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "noc/topology/dependency_check.h"
 
 namespace trainvp::noc {
 
@@ -18,7 +17,7 @@ namespace {
 struct leg {
     int start = 0, end = 0;
     int dim = 0, line = 0, from = 0, to = 0;
-    int weight = 0;        // pairs routed over it
+    int weight = 0;        // pairs whose route starts it
     bool aligned = false;  // started by a pair whose routers share a row or column
     std::size_t order = 0;
     int pitches() const { return std::abs(to - from); }

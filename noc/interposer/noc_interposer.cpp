@@ -147,7 +147,9 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "Levels L of the hierarchical ring (aries.md §IV-A-2); k*k must be an L-th power")
         .range("1", "8");
     d.param("trees", &noc_interposer::m_trees, "0",
-            "Trees K of the multi-tree; 0: one per rank (MultiTree [34]); Table I's row uses 4")
+            "Trees K of the multi-tree; 0: one per rank (MultiTree [34]); Table I's row uses 4. "
+            "The concentrated multi-tree builds K trees per half over its N/4 concentrated "
+            "nodes (0: one per concentrated node)")
         .range("0", "256");
     d.param("tree_degree", &noc_interposer::m_degree, "2",
             "Children per node D of the multi-tree and concentrated multi-tree heaps (aries.md "
