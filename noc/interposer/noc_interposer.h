@@ -39,10 +39,13 @@ private:
         RING_2D,
         HIERARCHICAL_RING,
         DOUBLE_BINARY_TREE,
-        MULTI_TREE
+        MULTI_TREE,
+        CONCENTRATED_MULTI_TREE
     };
     enum class mapping { AUTO, ROW_MAJOR, RING };
-    enum class bypass_plan { MANUAL, BANDWIDTH_RING };
+    enum class bypass_plan { MANUAL, BANDWIDTH_RING, TREE };
+    collectives::schedule collective_schedule(const params& p) const;
+    std::vector<int> collective_mapping(const params& p) const;
     void make_collective(const params& p);
     void run();
     std::vector<bypass_segment> parse_bypass(const params& p) const;
@@ -66,7 +69,7 @@ private:
     energy_params m_energy;
     collective m_collective = collective::NONE;
     units::data_size m_collective_size;
-    std::uint64_t m_levels = 2, m_trees = 0;
+    std::uint64_t m_levels = 2, m_trees = 0, m_degree = 2;
     mapping m_mapping = mapping::AUTO;
     bypass_plan m_plan = bypass_plan::MANUAL;
     std::uint64_t m_local_width = 1;
@@ -88,7 +91,7 @@ private:
     counter m_buffer_writes, m_buffer_reads, m_crossbar, m_va, m_sa;
     scalar m_e_buffer, m_e_crossbar, m_e_alloc, m_e_link_total, m_e_total;
     std::vector<counter> m_router_flits;
-    scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used;
+    scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used, m_segments;
     std::vector<traced_level> m_occupancy;
     std::vector<traced_level> m_mux;
 };
