@@ -25,8 +25,8 @@ void sim_settings::declare(param_list<sim_settings>& d) {
              "frame is a transaction. message: a message crosses each NIC, link and switch as "
              "one transaction with all its frames' wire bytes, pipelined across hops as its "
              "frames would be (head after one frame, tail after the slowest hop); frame counts "
-             "are kept. Validated within 3 % of packet on the paper configs "
-             "(tests/integration/test_granularity.cpp)");
+             "are kept. Within 3 % of packet where the NICs' DMA keeps up with the network "
+             "(docs/user-guide.md lists the configs checked and where it does not)");
 }
 
 const std::vector<param_decl>& sim_settings::decls() {
