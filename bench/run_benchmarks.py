@@ -18,9 +18,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(cmd):
+def run(cmd, timeout=None):
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+                         timeout=timeout)
     return out.stdout
 
 
@@ -56,9 +57,9 @@ def rate_rows(r, what, kernel_rate, wall_total):
     ]
 
 
-def timed_bench(cmd):
+def timed_bench(cmd, timeout=None):
     t0 = time.monotonic()
-    r = json_line(run(cmd))
+    r = json_line(run(cmd, timeout))
     return r, time.monotonic() - t0
 
 
@@ -79,6 +80,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
     ap.add_argument("--ring-nodes", default="4,16,64,256,1024",
                     help="node counts of the 64 MiB ring all-reduce at message level")
+    ap.add_argument("--ring-timeout", type=float, default=900,
+                    help="seconds after which a ring size is recorded as not finished")
     args = ap.parse_args()
     b = args.build
     sections = []
@@ -156,7 +159,11 @@ def main():
         cfg = os.path.join(ring_dir, f"ring{n}.yaml")
         run([sys.executable, "bench/ring_allreduce.py", str(n), cfg])
         cmd = [f"{b}/bench/platform_bench", os.path.relpath(cfg, ROOT), "tx_messages"]
-        r, wall = timed_bench(cmd)
+        try:
+            r, wall = timed_bench(cmd, args.ring_timeout)
+        except subprocess.TimeoutExpired:
+            rows.append((f"N = {n}", f"not finished within {args.ring_timeout:.0f} s"))
+            continue
         steps = 2 * (n - 1)
         points.append((n * steps, wall, r["wall_s"]))
         rows.append((f"N = {n}", f"{steps} steps; iteration {r['sim_s'] * 1e3:.2f} ms simulated; "
