@@ -455,11 +455,13 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
     // The list as the tree parse_ops reads, built directly: the same fields ops_yaml writes,
     // without writing and re-parsing YAML text (which took minutes for the O(N^2) ops of a
     // 1024-node ring; bench/run_benchmarks.py).  Errors in a generated list point at op i as
-    // line i + 1 of "<workload.training.PATH>".
+    // line i + 1 of "<training>".
     const config_node empty_seq = config_node::parse("[]", "<generated>");
     auto hand = [&](const training_host& h, const std::vector<ops::op>& list) {
         const std::string key = base + "." + h.path;
-        const std::string file = "<" + key + ">";
+        // Short enough for the small-string buffer: every op keeps its location, and a
+        // 1024-node ring has millions of ops.  The key in an error names the host already.
+        const std::string file = "<training>";
         config_node n = empty_seq;
         n.items().reserve(list.size());
         for (std::size_t i = 0; i < list.size(); ++i) {
