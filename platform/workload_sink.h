@@ -16,13 +16,24 @@
 #include "platform/config_node.h"
 #include "platform/error.h"
 #include "workloads/iteration/critical_path.h"
+#include "workloads/ops/op.h"
 
 namespace trainvp {
+
+// A generated op list as the tree `workload.ops` gives (the fields workloads::ops_yaml writes),
+// built directly rather than as YAML text; op i is at line i + 1 of "<training>".
+config_node ops_tree(const std::vector<ops::op>& list);
 
 class workload_sink {
 public:
     virtual ~workload_sink() = default;
     virtual void accept_workload(const config_node& ops, const std::string& key) = 0;
+    // A generated op list (workload.training).  By default it is handed to accept_workload as
+    // a tree; a block may take the ops as they are instead (for a 1024-node ring the tree and
+    // its parsing are most of the set-up time, bench/run_benchmarks.py).
+    virtual void accept_ops(const std::vector<ops::op>& list, const std::string& key) {
+        accept_workload(ops_tree(list), key);
+    }
     // Functional payload mode (DESIGN.md): the initial contents of the block's memory at
     // [address, address + bytes.size()), e.g. a worker's gradient.  Messages sent from that
     // range carry its bytes, and receives and sums into it change them.
