@@ -38,6 +38,20 @@ struct packet_ext : tlm::tlm_extension<packet_ext> {
     // Set by the link that carried the frame: when its serialisation started (so a switch knows
     // how long the frame waited in its output queue).
     std::uint64_t tx_start_ps = 0;
+    // Message granularity (simulation.granularity: message): one transaction carries `train`
+    // consecutive frames of a message (seq is the first one's index), `payload`, `raw_payload`
+    // and `wire` are their sums, and the fields below let each stage pipeline the train the
+    // way its frames would go (ip/ethernet/README.md, "Message granularity").  At packet
+    // granularity train is 1 and they are unused.
+    std::uint32_t train = 1;
+    std::uint32_t head_wire = 0;  // wire bytes of the train's first frame
+    std::uint32_t tail_wire = 0;  // wire bytes of its last frame
+    // When the head frame's last bit is available at this hop (a store-and-forward switch
+    // forwards the train once its head is in).
+    std::uint64_t head_last_bit_ps = 0;
+    // The last frame is only available whole at last_bit_ps (a store-and-forward stage stored
+    // it), so the next link needs its serialisation after that; else it streams in.
+    bool tail_stored = false;
     // Functional mode only: the payload bytes as carried.
     std::shared_ptr<std::vector<std::uint8_t>> data;
 

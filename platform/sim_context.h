@@ -14,6 +14,11 @@
 
 namespace trainvp {
 
+// How finely the cluster network is simulated (DESIGN.md "Granularity is a knob"): every
+// frame as a transaction, or each message as one transaction per hop with its frames'
+// total serialisation (ip/ethernet/README.md, "Message granularity").
+enum class granularity { PACKET, MESSAGE };
+
 // The `simulation:` section of a config.
 struct sim_settings {
     units::duration max_time;
@@ -22,6 +27,7 @@ struct sim_settings {
     units::duration warmup;
     std::uint64_t seed = 1;
     bool timeline = true;
+    granularity grain = granularity::PACKET;
 
     static void declare(param_list<sim_settings>& d);
     static const std::vector<param_decl>& decls();

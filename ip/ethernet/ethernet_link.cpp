@@ -101,7 +101,19 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
     const sc_core::sc_time ser = ps_time(m_rate.transfer_time(ext->wire).ps);
 
     const timed_resource::slot s = dir.wire.reserve(ready, ser);
-    const sc_core::sc_time end = std::max(s.end, tail_ready);
+    sc_core::sc_time end = std::max(s.end, tail_ready);
+    if (ext->train > 1) {
+        // A message-level train (README, "Message granularity"): its head frame is through
+        // after one frame's serialisation (or when the upstream has it); a stored tail frame
+        // still has to be serialised here after it is in.
+        if (ext->tail_stored)
+            end = std::max(end, tail_ready + ps_time(m_rate.transfer_time(ext->tail_wire).ps));
+        const sc_core::sc_time head_end =
+            std::max(s.start + ps_time(m_rate.transfer_time(ext->head_wire).ps),
+                     ps_time(ext->head_last_bit_ps));
+        ext->head_last_bit_ps = (std::min(head_end, end) + prop).value();
+        ext->tail_stored = false;
+    }
     dir.wire.block_until(end);
 
     ext->tx_start_ps = s.start.value();
@@ -121,7 +133,7 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
     const sc_core::sc_time held = accept > prop ? std::max(end, accept - prop) : end;
     dir.wire.block_until(held);
 
-    ++*dir.frames;
+    *dir.frames += ext->train;
     *dir.bytes += ext->wire;
     dir.busy_ns->add(ns(ser));
     dir.blocked_ns->add(ns(held - end));

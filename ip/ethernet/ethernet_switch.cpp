@@ -24,7 +24,7 @@ void ethernet_switch::declare(type_decl<ethernet_switch>& d) {
         "queue always admits one frame. Invariant: bytes in = bytes out + bytes dropped.");
     d.required("ports", &ethernet_switch::m_ports,
                "Ports in use; every rx[i] and tx[i] must be connected")
-        .range("2", "256");
+        .range("2", "4096");
     d.param("addresses", &ethernet_switch::m_addresses, "[]",
             "Node id reachable on port i, one per port; empty: port i reaches node i");
     d.choice("forwarding", &ethernet_switch::m_forwarding,
@@ -208,21 +208,30 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     const std::uint64_t wire = ext->wire;
     const sc_core::sc_time latency = ps_time(m_latency.ps);
 
+    // A message-level train (README, "Message granularity") is forwarded once its head frame
+    // is in; in the output queue it stands for its head frame (the frames behind the head
+    // stream through as the egress takes them).
+    const bool train = ext->train > 1;
+    const std::uint64_t queued_bytes = train ? ext->head_wire : wire;
+    const sc_core::sc_time head_last =
+        train ? std::max(first, std::min(last, ps_time(ext->head_last_bit_ps))) : last;
+
     const std::size_t out = egress_port(ext->dst, ext->src, in_port);
-    ++m_frames_in[in];
+    m_frames_in[in] += ext->train;
     m_bytes_in[in] += wire;
     m_total_in += wire;
     m_flow.enter(wire);
 
     sc_core::sc_time ready;
     if (m_forwarding == forwarding::STORE_AND_FORWARD) {
-        ready = last + latency;
+        ready = head_last + latency;
     } else {
-        // The header arrives at the ingress rate, which the frame's own timing tells:
+        // The header arrives at the ingress rate, which the (head) frame's own timing tells:
         // its wire bytes took last - first.
-        const std::uint64_t span = (last - first).value();
-        const std::uint64_t header = std::min<std::uint64_t>(m_header.bytes, wire);
-        ready = first + ps_time(wire ? span * header / wire : 0) + latency;
+        const std::uint64_t head_bytes = train ? ext->head_wire : wire;
+        const std::uint64_t span = (head_last - first).value();
+        const std::uint64_t header = std::min<std::uint64_t>(m_header.bytes, head_bytes);
+        ready = first + ps_time(head_bytes ? span * header / head_bytes : 0) + latency;
     }
 
     out_queue& q = m_queue[out];
@@ -233,8 +242,8 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
                      q.arriving.end());
 
     const std::uint64_t occ = occupancy(q, ready);
-    if (occ > 0 && occ + wire > m_queue_capacity.bytes && m_overflow == overflow::DROP) {
-        ++m_frames_dropped[out];
+    if (occ > 0 && occ + queued_bytes > m_queue_capacity.bytes && m_overflow == overflow::DROP) {
+        m_frames_dropped[out] += ext->train;
         m_bytes_dropped[out] += wire;
         m_total_dropped += wire;
         m_flow.drop(wire);
@@ -246,7 +255,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     }
     // PAUSE: the frame enters the queue only when it fits; the shift holds the ingress link
     // (and the sender behind it) for as long, as 802.3x PAUSE frames would.
-    const sc_core::sc_time admitted = admission(q, ready, wire);
+    const sc_core::sc_time admitted = admission(q, ready, queued_bytes);
     const sc_core::sc_time shift = admitted - ready;
     if (shift > sc_core::SC_ZERO_TIME) {
         ++m_pause_events[in];
@@ -260,6 +269,15 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     ext->last_bit_ps = m_forwarding == forwarding::STORE_AND_FORWARD
                            ? admitted.value()
                            : std::max(admitted, last + latency + shift).value();
+    if (train) {
+        // Stored: the head is whole at `admitted`, the tail frame at its last bit + latency.
+        // Cut-through: both stream on, `latency` (and any pause) later.
+        const bool stored = m_forwarding == forwarding::STORE_AND_FORWARD;
+        ext->head_last_bit_ps =
+            stored ? admitted.value() : std::max(admitted, head_last + latency + shift).value();
+        ext->last_bit_ps = std::max(admitted, last + latency + shift).value();
+        ext->tail_stored = stored;
+    }
     // If the egress is not a link that reports its start, the frame did not wait.
     ext->tx_start_ps = admitted.value();
     sc_core::sc_time d = admitted - now;
@@ -272,16 +290,16 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
                             "] started a frame before the one handed to it earlier; an eth "
                             "egress must serve frames in order (connect it to an ethernet.link)");
         }
-        q.pushed += wire;
-        q.fifo.push_back(queued{admitted, tx_start, wire, q.pushed});
+        q.pushed += queued_bytes;
+        q.fifo.push_back(queued{admitted, tx_start, queued_bytes, q.pushed});
         if (admitted > now) q.arriving.push_back(q.fifo.back());
-        m_queue_level[out].change_at(admitted, static_cast<std::int64_t>(wire));
-        m_queue_level[out].change_at(tx_start, -static_cast<std::int64_t>(wire));
-        const double depth = static_cast<double>(occ_at_entry + wire);
+        m_queue_level[out].change_at(admitted, static_cast<std::int64_t>(queued_bytes));
+        m_queue_level[out].change_at(tx_start, -static_cast<std::int64_t>(queued_bytes));
+        const double depth = static_cast<double>(occ_at_entry + queued_bytes);
         if (depth > m_max_queue[out].value()) m_max_queue[out].set(depth);
     }
     m_queue_ns[out].sample(ns(tx_start - admitted));
-    ++m_frames_out[out];
+    m_frames_out[out] += ext->train;
     m_bytes_out[out] += wire;
     m_total_out += wire;
     if (trans.is_response_ok()) m_flow.leave(wire);

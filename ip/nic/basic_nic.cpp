@@ -1,6 +1,7 @@
 #include "ip/nic/basic_nic.h"
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "platform/registry.h"
@@ -24,6 +25,13 @@ void basic_nic::setup(const params& p) {
     s.burst = m_dma_burst.bytes;
     s.outstanding = m_dma_outstanding;
     m_dma.configure(s);
+    dma_channel::settings bulk;
+    // Large bursts, enough of them in flight to cover the path's latency; each burst is one
+    // transaction to the target (and the timing-mode scratch buffer is one burst).
+    bulk.burst = 64 * 1024;
+    bulk.outstanding = 16;
+    m_dma_bulk.configure(bulk);
+    m_message_level = ctx().settings().grain == granularity::MESSAGE;
     host.register_b_transport(this, &basic_nic::host_b_transport);
     eth_rx.register_b_transport(this, &basic_nic::rx_b_transport);
     spawn_thread("tx_thread", [this] { tx_thread(); });
@@ -55,6 +63,61 @@ sc_core::sc_time basic_nic::dma(tlm::tlm_command cmd, std::uint64_t addr, std::u
     return r.done;
 }
 
+sc_core::sc_time basic_nic::bulk_dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
+                                     const sc_core::sc_time& start) {
+    if (bytes == 0) return start;
+    dma_channel::result r = m_dma_bulk.run(*pcie.operator->(), cmd, addr, bytes, start);
+    if (!r.ok) {
+        throw sim_error(path() + ": DMA " + (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") +
+                        " of " + std::to_string(bytes) + " B at " + std::to_string(addr) +
+                        " failed: " + r.error);
+    }
+    m_dma.bursts += frame_bursts(bytes);
+    m_dma.bytes_moved += bytes;
+    progress_until(r.done);
+    return r.done;
+}
+
+std::uint64_t basic_nic::frame_bursts(std::uint64_t bytes) const {
+    // Frames of mss() bytes (the last one shorter), each moved in bursts of dma_burst.
+    const std::uint64_t b = m_dma_burst.bytes;
+    const std::uint64_t full = bytes / mss(), rest = bytes % mss();
+    return full * ((mss() + b - 1) / b) + (rest + b - 1) / b;
+}
+
+void basic_nic::train_wire(tx_frame& f) const {
+    const std::uint64_t n = f.ext.train;
+    const std::uint64_t head = wire_bytes(n > 1 ? mss() : f.ext.payload);
+    const std::uint64_t tail = wire_bytes(n > 1 ? f.tail_raw : f.ext.payload);
+    f.ext.wire = static_cast<std::uint32_t>(n > 1 ? (n - 1) * head + tail : head);
+    f.ext.head_wire = static_cast<std::uint32_t>(head);
+    f.ext.tail_wire = static_cast<std::uint32_t>(tail);
+}
+
+sc_core::sc_time basic_nic::tx_process_train(tx_frame& f) {
+    train_wire(f);
+    f.tail_processed = f.tail_ready;
+    return f.ready;
+}
+
+sc_core::sc_time basic_nic::put_on_wire(const packet_ext& frame, bool& delivered) {
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_address(0);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(frame.wire);
+    trans.set_streaming_width(frame.wire);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    packet_ext* ext = new packet_ext(frame);
+    trans.set_extension(ext);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    eth_tx->b_transport(trans, delay);
+    delivered = trans.is_response_ok();
+    trans.clear_extension(ext);
+    delete ext;
+    return sc_core::sc_time_stamp() + delay;
+}
+
 void basic_nic::tx_thread() {
     while (true) {
         while (m_tx_queue.empty()) wait(m_tx_wake);
@@ -74,16 +137,91 @@ void basic_nic::send_message(const message& m) {
     const std::uint64_t per_frame = mss();
     const std::uint64_t frames = std::max<std::uint64_t>(1, (d.bytes + per_frame - 1) / per_frame);
     const sc_time start = m.posted + ps_time(m_msg_cost.ps);
-    std::vector<sc_time> fetched(static_cast<std::size_t>(frames));
-    std::vector<sc_time> sent(static_cast<std::size_t>(frames));
+    // Message granularity: the message goes as trains of consecutive frames, one transaction
+    // each (README, "Message granularity"); a message with data (functional mode) goes frame
+    // by frame, as its frames' contents are processed one by one.
+    const bool trains = m_message_level && !d.data && sends_trains();
+    // Per-frame times of the packet-level loop (not needed for trains).
+    std::vector<sc_time> fetched(trains ? 0 : static_cast<std::size_t>(frames));
+    std::vector<sc_time> sent(trains ? 0 : static_cast<std::size_t>(frames));
     std::uint64_t next_fetch = 0;
     sc_time link_free = sc_core::SC_ZERO_TIME;
     sc_time last_end = start;
     std::uint64_t sent_bytes = 0;
     m_tx_messages_flow.enter(d.bytes);
     m_tx_active_frames = frames;
+    const auto engine_time = [this](std::uint64_t wire) {
+        return sc_time(
+            static_cast<double>(
+                units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps),
+            sc_core::SC_PS);
+    };
 
-    for (std::uint64_t k = 0; k < frames; ++k) {
+    // A train's wire bytes stay below 2^31 (packet_ext::wire is 32 bits).
+    const std::uint64_t max_train =
+        trains ? std::max<std::uint64_t>(1, (std::uint64_t{1} << 31) / wire_bytes(per_frame)) : 0;
+    for (std::uint64_t k = 0; trains && k < frames;) {
+        const std::uint64_t n = std::min(frames - k, max_train);
+        const std::uint64_t off = k * per_frame;
+        const std::uint64_t len = std::min(d.bytes - std::min(d.bytes, off), n * per_frame);
+        const std::uint64_t head_len = std::min(per_frame, len);
+        // The head frame is fetched as at packet level, the rest as one transfer behind it.
+        const sc_time slot = k == 0 ? start : std::max(start, link_free);
+        const sc_time head_in = dma(tlm::TLM_READ_COMMAND, d.host_addr + off, head_len, slot);
+        const sc_time tail_in = std::max(
+            head_in,
+            bulk_dma(tlm::TLM_READ_COMMAND, d.host_addr + off + head_len, len - head_len, slot));
+        tx_frame f;
+        f.ext.src = static_cast<std::uint32_t>(m_node_id);
+        f.ext.dst = d.peer;
+        f.ext.tag = d.tag;
+        f.ext.tos = d.tos;
+        f.ext.msg_id = d.msg_id;
+        f.ext.seq = static_cast<std::uint32_t>(k);
+        f.ext.train = static_cast<std::uint32_t>(n);
+        f.ext.frames = static_cast<std::uint32_t>(frames);
+        f.ext.msg_bytes = d.bytes;
+        f.ext.payload = static_cast<std::uint32_t>(len);
+        f.ext.raw_payload = static_cast<std::uint32_t>(len);
+        f.ready = head_in + ps_time(m_tx_frame_cost.ps);
+        f.tail_ready = tail_in + ps_time(m_tx_frame_cost.ps);
+        f.tail_raw = len - (n - 1) * per_frame;
+        m_tx_frames_flow.enter(len);
+        sc_time processed;
+        if (n > 1) {
+            processed = tx_process_train(f);
+        } else {
+            processed = tx_process(f);
+            f.tail_processed = processed;
+            train_wire(f);
+        }
+        // The engine streams the train: its head leaves as a frame would, its tail no earlier
+        // than the last frame's own time after that frame is processed.
+        const timed_resource::slot eng =
+            m_tx_engine.reserve(std::max(processed, link_free), engine_time(f.ext.wire));
+        const sc_time last_bit = std::max(eng.end, f.tail_processed + engine_time(f.ext.tail_wire));
+        m_tx_engine.block_until(last_bit);
+        f.ext.first_bit_ps = eng.start.value();
+        f.ext.last_bit_ps = last_bit.value();
+        f.ext.head_last_bit_ps = (eng.start + engine_time(f.ext.head_wire)).value();
+        if (eng.start > sc_core::sc_time_stamp()) wait(eng.start - sc_core::sc_time_stamp());
+        bool delivered = false;
+        link_free = put_on_wire(f.ext, delivered);
+        if (delivered) {
+            m_tx_frames_flow.leave(f.ext.raw_payload);
+            sent_bytes += f.ext.raw_payload;
+        }
+        const sc_time left = std::max(last_bit, link_free);
+        last_end = std::max(last_end, left);
+        m_tx_frames += n;
+        m_tx_payload += f.ext.payload;
+        m_tx_wire += f.ext.wire;
+        progress_until(left);
+        k += n;
+        m_tx_active_frames = frames - k;
+    }
+
+    for (std::uint64_t k = 0; !trains && k < frames; ++k) {
         // Fetch ahead: frame j may be fetched once frame j - prefetch has left the NIC.
         while (next_fetch < frames && next_fetch < k + m_tx_prefetch) {
             const std::uint64_t j = next_fetch;
@@ -115,35 +253,19 @@ void basic_nic::send_message(const message& m) {
 
         // The NIC engine streams the frame at rate x efficiency; the link may start as soon as
         // the engine does (its first bit) and cannot finish before the engine (its last bit).
-        const sc_time engine_time(
-            static_cast<double>(
-                units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(f.ext.wire).ps),
-            sc_core::SC_PS);
         const timed_resource::slot eng =
-            m_tx_engine.reserve(std::max(processed, link_free), engine_time);
+            m_tx_engine.reserve(std::max(processed, link_free), engine_time(f.ext.wire));
         f.ext.first_bit_ps = eng.start.value();
         f.ext.last_bit_ps = eng.end.value();
         if (eng.start > sc_core::sc_time_stamp()) wait(eng.start - sc_core::sc_time_stamp());
 
-        tlm::tlm_generic_payload trans;
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_address(0);
-        trans.set_data_ptr(nullptr);
-        trans.set_data_length(f.ext.wire);
-        trans.set_streaming_width(f.ext.wire);
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        packet_ext* ext = new packet_ext(f.ext);
-        trans.set_extension(ext);
-        sc_time delay = sc_core::SC_ZERO_TIME;
-        eth_tx->b_transport(trans, delay);
-        if (trans.is_response_ok()) {
-            m_tx_frames_flow.leave(ext->raw_payload);
-            sent_bytes += ext->raw_payload;
+        bool delivered = false;
+        // The link is free for the next frame at the returned time; this frame left at its end.
+        link_free = put_on_wire(f.ext, delivered);
+        if (delivered) {
+            m_tx_frames_flow.leave(f.ext.raw_payload);
+            sent_bytes += f.ext.raw_payload;
         }
-        trans.clear_extension(ext);
-        delete ext;
-        // The link is free for the next frame at now + delay; this frame left at its end.
-        link_free = sc_core::sc_time_stamp() + delay;
         sent[k] = std::max(eng.end, link_free);
         last_end = std::max(last_end, sent[k]);
         ++m_tx_frames;
@@ -188,14 +310,28 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time arrived = ps_time(ext->last_bit_ps);
     m_rx_frames_flow.enter(ext->raw_payload);
-    ++m_rx_frames;
+    const std::uint32_t n = ext->train;
+    m_rx_frames += n;
     m_rx_wire += ext->wire;
     m_rx_payload += ext->payload;
 
     // The RX engine takes frames one at a time; then the payload is written to host memory.
-    const timed_resource::slot eng = m_rx_engine.reserve(arrived, ps_time(m_rx_frame_cost.ps));
+    // A train (message granularity): its head frame is in at head_last_bit, its last frame at
+    // last_bit, and the engine serves the n frames in between.
     packet_ext local = *ext;
-    const sc_core::sc_time processed = rx_process(local, eng.end);
+    sc_core::sc_time processed, tail_processed;
+    if (n > 1) {
+        const sc_core::sc_time cost = ps_time(m_rx_frame_cost.ps);
+        const sc_core::sc_time head_in = std::min(arrived, ps_time(ext->head_last_bit_ps));
+        const timed_resource::slot eng = m_rx_engine.reserve(head_in, cost * n);
+        const sc_core::sc_time tail_done = std::max(eng.end, arrived + cost);
+        m_rx_engine.block_until(tail_done);
+        std::tie(processed, tail_processed) = rx_process_train(local, eng.start + cost, tail_done);
+    } else {
+        const timed_resource::slot eng = m_rx_engine.reserve(arrived, ps_time(m_rx_frame_cost.ps));
+        processed = rx_process(local, eng.end);
+        tail_processed = processed;
+    }
 
     rx_state& st = m_rx[{ext->src, ext->msg_id}];
     if (st.received == 0) {
@@ -206,12 +342,26 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
         m_rx_offset = (m_rx_offset + ext->msg_bytes) % m_rx_region.bytes;
     }
     const std::uint64_t off = static_cast<std::uint64_t>(ext->seq) * mss();
-    const sc_core::sc_time written =
-        dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
+    sc_core::sc_time written;
+    if (n > 1) {
+        // The frames before the last are written as they come in, behind the link: counted
+        // (dma_bursts, dma_bytes) but not sent through PCIe and memory, whose busy-until
+        // resources serve requests in call order -- one transfer reserved ahead for the whole
+        // train would hold the host's own memory traffic behind it for the train's duration.
+        // The last frame is written through them, after it is processed.
+        const std::uint64_t tail = local.raw_payload - std::uint64_t{n - 1} * mss();
+        const std::uint64_t body = local.raw_payload - tail;
+        m_dma.bursts += frame_bursts(body);
+        m_dma.bytes_moved += body;
+        written = std::max(processed, dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off + body, tail,
+                                          tail_processed));
+    } else {
+        written = dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
+    }
     st.done = std::max(st.done, written);
     st.bytes += local.raw_payload;
     m_rx_frames_flow.leave(local.raw_payload);
-    ++st.received;
+    st.received += n;
     if (st.received == st.frames) {
         nic_msg_ext note;
         note.what = nic_msg_ext::op::RECEIVED;

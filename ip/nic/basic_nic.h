@@ -7,6 +7,8 @@
 
 #include <deque>
 #include <map>
+#include <typeinfo>
+#include <utility>
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -63,6 +65,12 @@ protected:
     struct tx_frame {
         packet_ext ext;
         sc_core::sc_time ready;  // payload in the NIC, ready for the engine
+        // Message granularity (ext.train > 1 frames in one transaction, all of mss() bytes but
+        // the last): when the last frame's payload is in the NIC, its raw payload, and (set by
+        // tx_process_train) when it may enter the MAC.
+        sc_core::sc_time tail_ready;
+        std::uint64_t tail_raw = 0;
+        sc_core::sc_time tail_processed;
     };
     // Extra processing of a TX frame between DMA and the MAC; returns when the frame may enter
     // the MAC (default: no extra stage).
@@ -73,6 +81,26 @@ protected:
         (void)ext;
         return arrived;
     }
+
+    // Message granularity (simulation.granularity: message): whether this NIC sends a message
+    // as one transaction (a train of frames) through the *_train hooks below.  Only nic.basic
+    // itself and NICs that override the train hooks do; a derived NIC that only has the
+    // per-frame hooks keeps sending frame by frame, which stays correct, just not faster.
+    virtual bool sends_trains() const { return typeid(*this) == typeid(basic_nic); }
+    // tx_process for a train: f.ext covers f.ext.train frames.  Sets f.ext.payload (as
+    // carried), f.ext.wire, head_wire and tail_wire (the sum and the first and last frame's
+    // wire bytes) and f.tail_processed; returns when the head frame may enter the MAC.  The
+    // default is no extra stage (train_wire).
+    virtual sc_core::sc_time tx_process_train(tx_frame& f);
+    // rx_process for a train whose head frame reached the NIC's engine output at `head` and
+    // whose last frame at `tail`; returns when each may be written to host memory.
+    virtual std::pair<sc_core::sc_time, sc_core::sc_time> rx_process_train(
+        packet_ext& ext, const sc_core::sc_time& head, const sc_core::sc_time& tail) {
+        (void)ext;
+        return {head, tail};
+    }
+    // Wire fields of an uncompressed train: its frames are full but the last.
+    void train_wire(tx_frame& f) const;
 
     // Called once a message's last frame has left, before the host is told (SEND_DONE).  A
     // compression NIC in functional mode puts the payload as the receivers will see it into
@@ -107,6 +135,14 @@ private:
     void notify_host(nic_msg_ext& ext, const sc_core::sc_time& at);
     sc_core::sc_time dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
                          const sc_core::sc_time& start);
+    // Message granularity: one DMA transaction for `bytes` (the target still times it per
+    // TLP or per byte); the bursts it stands for are counted in dma_bursts as at packet level.
+    sc_core::sc_time bulk_dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
+                              const sc_core::sc_time& start);
+    // DMA bursts of `bytes` moved frame by frame (what packet granularity counts).
+    std::uint64_t frame_bursts(std::uint64_t bytes) const;
+    // Hands one frame or train to the link at its first bit; returns when the link is free.
+    sc_core::sc_time put_on_wire(const packet_ext& frame, bool& delivered);
 
     // params
     std::uint64_t m_node_id = 0;
@@ -125,7 +161,9 @@ private:
     units::data_size m_rx_buffer;
     units::data_size m_rx_region;
 
+    bool m_message_level = false;  // simulation.granularity: message
     dma_channel m_dma;
+    dma_channel m_dma_bulk;  // one burst per transfer (message granularity)
     timed_resource m_tx_engine;
     timed_resource m_rx_engine;
     std::deque<message> m_tx_queue;

@@ -237,6 +237,97 @@ sc_core::sc_time inceptionn_nic::tx_process(tx_frame& f) {
     return done;
 }
 
+// Message granularity: the train's frames are drawn one by one from the same stream as at
+// packet level (so the compressed bytes are the same) and the engine is reserved once for the
+// sum of their cycles; the head frame is ready one frame's cycles after the start, the last one
+// no earlier than its own cycles after its payload is in.
+sc_core::sc_time inceptionn_nic::tx_process_train(tx_frame& f) {
+    const std::uint64_t n = f.ext.train;
+    if (f.ext.tos != k_tos_compressible) {
+        m_bypassed_frames += n;
+        return basic_nic::tx_process_train(f);
+    }
+    std::uint64_t out_total = 0, wire_total = 0, n_cycles = 0;
+    std::uint64_t head_cycles = 0, tail_cycles = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const std::uint64_t raw = i + 1 < n ? mss() : f.tail_raw;
+        const std::uint64_t out = draw_compressed_bytes(m_hist, raw / 4, m_rng) + raw % 4;
+        const std::uint64_t wire = wire_bytes(out);
+        const std::uint64_t c = cycles(m_frame_header.bytes) + cycles(raw);
+        out_total += out;
+        wire_total += wire;
+        n_cycles += c;
+        if (i == 0) {
+            head_cycles = c;
+            f.ext.head_wire = static_cast<std::uint32_t>(wire);
+        }
+        if (i + 1 == n) {
+            tail_cycles = c;
+            f.ext.tail_wire = static_cast<std::uint32_t>(wire);
+        }
+    }
+    const timed_resource::slot s = m_compressor.reserve(f.ready, cycle_time(n_cycles));
+    const sc_core::sc_time tail_end = std::max(s.end, f.tail_ready + cycle_time(tail_cycles));
+    m_compressor.block_until(tail_end);
+    const sc_core::sc_time latency = cycle_time(m_compress_latency);
+    f.tail_processed = tail_end + latency;
+    if (f.ext.seq == 0) m_msg_compress_start = s.start;
+    if (f.ext.seq + n == f.ext.frames) {
+        ctx().spans().span(
+            path() + ".compress",
+            "compress " + std::to_string(f.ext.msg_bytes) + "B to " + std::to_string(f.ext.dst),
+            "compress", m_msg_compress_start.value(), f.tail_processed.value());
+    }
+    m_bytes_in += f.ext.raw_payload;
+    m_bytes_out += out_total;
+    m_compressed_frames += n;
+    f.ext.payload = static_cast<std::uint32_t>(out_total);
+    f.ext.wire = static_cast<std::uint32_t>(wire_total);
+    f.ext.compressed = true;
+    return s.start + cycle_time(head_cycles) + latency;
+}
+
+std::uint64_t inceptionn_nic::decompress_cycles(std::uint64_t raw) const {
+    const std::uint64_t values = raw / 4;
+    const std::uint64_t groups =
+        (values + inceptionn_codec::group_values - 1) / inceptionn_codec::group_values;
+    return cycles(m_frame_header.bytes) + 1 + groups + cycles(raw % 4);
+}
+
+std::pair<sc_core::sc_time, sc_core::sc_time> inceptionn_nic::rx_process_train(
+    packet_ext& ext, const sc_core::sc_time& head, const sc_core::sc_time& tail) {
+    if (!ext.compressed) return {head, tail};
+    const std::uint64_t n = ext.train;
+    const std::uint64_t tail_raw = ext.raw_payload - (n - 1) * mss();
+    const std::uint64_t full = decompress_cycles(mss());
+    const std::uint64_t last = decompress_cycles(tail_raw);
+    const timed_resource::slot s = m_decompressor.reserve(head, cycle_time((n - 1) * full + last));
+    const sc_core::sc_time tail_end = std::max(s.end, tail + cycle_time(last));
+    m_decompressor.block_until(tail_end);
+    const sc_core::sc_time latency = cycle_time(m_decompress_latency);
+    ext.payload = ext.raw_payload;
+    ext.compressed = false;
+    m_decompressed_frames += n;
+    decompressed(ext, s.start, tail_end + latency);
+    return {s.start + cycle_time(full) + latency, tail_end + latency};
+}
+
+// Counts a decompressed frame (or train) into its message; the message's span ends with it.
+void inceptionn_nic::decompressed(const packet_ext& ext, const sc_core::sc_time& start,
+                                  const sc_core::sc_time& done) {
+    const auto key = std::make_pair(ext.src, ext.msg_id);
+    rx_message& m = m_rx_msgs[key];
+    if (m.done == 0) m.first = start;
+    m.done += ext.train;
+    if (m.done == ext.frames) {
+        ctx().spans().span(
+            path() + ".decompress.from" + std::to_string(ext.src),
+            "decompress " + std::to_string(ext.msg_bytes) + "B from " + std::to_string(ext.src),
+            "decompress", m.first.value(), done.value());
+        m_rx_msgs.erase(key);
+    }
+}
+
 // A complete frame is in the FIFO before decompression starts (§VI-A).  The burst buffer holds
 // two bursts before the first record is decoded (one cycle more), then one record of eight
 // values leaves the decompression blocks per cycle; headers pass at one burst per cycle.

@@ -49,6 +49,11 @@ protected:
     sc_core::sc_time tx_process(tx_frame& f) override;
     sc_core::sc_time rx_process(packet_ext& ext, const sc_core::sc_time& arrived) override;
     void tx_message_done(nic_msg_ext& done) override;
+    // Message granularity: timing mode only (functional frames carry their own encoded data).
+    bool sends_trains() const override { return m_mode == payload_mode::TIMING; }
+    sc_core::sc_time tx_process_train(tx_frame& f) override;
+    std::pair<sc_core::sc_time, sc_core::sc_time> rx_process_train(
+        packet_ext& ext, const sc_core::sc_time& head, const sc_core::sc_time& tail) override;
 
 private:
     struct rx_message {
@@ -59,6 +64,10 @@ private:
 
     std::uint64_t compressed_bytes(tx_frame& f);
     std::uint64_t cycles(std::uint64_t bytes) const { return (bytes + k_burst - 1) / k_burst; }
+    // Decompression engine cycles of a frame of `raw` payload bytes (before the latency).
+    std::uint64_t decompress_cycles(std::uint64_t raw) const;
+    void decompressed(const packet_ext& ext, const sc_core::sc_time& start,
+                      const sc_core::sc_time& done);
     sc_core::sc_time cycle_time(std::uint64_t n) const;
 
     static constexpr std::uint64_t k_burst = 32;  // 256-bit AXI stream (§VI-A)

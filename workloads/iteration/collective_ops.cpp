@@ -90,8 +90,12 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
 
     // An empty message would still cost a descriptor, a frame and a notification on a host;
     // dropping both ends of every empty transfer only removes waits (schedule.h).
-    const schedule clean = collectives::without_empty_transfers(s);
-    const std::vector<step>& steps = clean.steps[static_cast<std::size_t>(rank)];
+    // This rank's steps only, filtered as collectives::without_empty_transfers does (a copy of
+    // the whole schedule per rank made a 1024-rank ring's op lists cubic in N).
+    std::vector<step> steps;
+    for (const step& st : s.steps[static_cast<std::size_t>(rank)]) {
+        if (st.range.count != 0) steps.push_back(st);
+    }
 
     std::vector<ops::op> out;
     auto global = [&](std::size_t local) { return o.index_base + local; };

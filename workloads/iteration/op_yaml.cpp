@@ -32,64 +32,93 @@ std::string real(double v) {
 
 }  // namespace
 
-std::string ops_yaml(const std::vector<ops::op>& list, const std::string& indent) {
+std::vector<op_field> op_fields(const std::vector<ops::op>& list, std::size_t i) {
     using ops::op_kind;
+    const ops::op& o = list[i];
+    std::vector<op_field> f;
+    f.reserve(8);
+    f.push_back({"op", ops::kind_name(o.kind)});
+    if (!o.name.empty()) f.push_back({"name", o.name});
+    f.push_back({"unit", ops::unit_name(o.unit)});
+    if (o.phase != ops::op_phase::AUTO) f.push_back({"phase", ops::phase_name(o.phase)});
+    const std::string bytes = std::to_string(o.bytes) + "B";
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+            f.push_back({"flops", real(o.flops)});
+            f.push_back({"bytes", bytes});
+            f.push_back({"address", hex(o.address)});
+            break;
+        case op_kind::GPU_COMPUTE:
+            f.push_back({"flops", real(o.flops)});
+            f.push_back({"bytes", bytes});
+            break;
+        case op_kind::COPY_TO_HOST:
+        case op_kind::COPY_TO_GPU:
+        case op_kind::UPDATE:
+            f.push_back({"bytes", bytes});
+            f.push_back({"address", hex(o.address)});
+            break;
+        case op_kind::SUM:
+            f.push_back({"bytes", bytes});
+            f.push_back({"inputs", std::to_string(o.inputs)});
+            f.push_back({"address", hex(o.address)});
+            break;
+        case op_kind::SEND:
+            f.push_back({"to", std::to_string(o.peer)});
+            f.push_back({"bytes", bytes});
+            f.push_back({"tag", std::to_string(o.tag)});
+            f.push_back({"tos", std::to_string(static_cast<unsigned>(o.tos))});
+            f.push_back({"address", hex(o.address)});
+            break;
+        case op_kind::RECV:
+            f.push_back({"from", std::to_string(o.peer)});
+            f.push_back({"bytes", bytes});
+            f.push_back({"tag", std::to_string(o.tag)});
+            f.push_back({"address", hex(o.address)});
+            break;
+        case op_kind::DELAY:
+            f.push_back({"time", std::to_string(o.delay_ps) + "ps"});
+            break;
+        case op_kind::ALLREDUCE:
+            f.push_back({"bytes", bytes});
+            f.push_back({"address", hex(o.address)});
+            f.push_back({"tag", std::to_string(o.tag)});
+            break;
+    }
+    return f;
+}
+
+std::vector<std::string> op_after(const std::vector<ops::op>& list, std::size_t i) {
+    std::vector<std::string> names;
+    for (const std::size_t a : list[i].after) {
+        if (a >= i) {
+            throw std::invalid_argument("ops_yaml: op [" + std::to_string(i) + "] waits for op [" +
+                                        std::to_string(a) + "], which is not before it");
+        }
+        if (list[a].name.empty()) {
+            throw std::invalid_argument("ops_yaml: op [" + std::to_string(i) + "] waits for op [" +
+                                        std::to_string(a) + "], which has no name");
+        }
+        names.push_back(list[a].name);
+    }
+    return names;
+}
+
+std::string ops_yaml(const std::vector<ops::op>& list, const std::string& indent) {
     std::ostringstream out;
     for (std::size_t i = 0; i < list.size(); ++i) {
-        const ops::op& o = list[i];
-        out << indent << "- {op: " << ops::kind_name(o.kind);
-        if (!o.name.empty()) out << ", name: " << quoted(o.name);
-        out << ", unit: " << ops::unit_name(o.unit);
-        if (o.phase != ops::op_phase::AUTO) out << ", phase: " << ops::phase_name(o.phase);
-        const std::string bytes = std::to_string(o.bytes) + "B";
-        switch (o.kind) {
-            case op_kind::COMPUTE:
-                out << ", flops: " << real(o.flops) << ", bytes: " << bytes
-                    << ", address: " << hex(o.address);
-                break;
-            case op_kind::GPU_COMPUTE:
-                out << ", flops: " << real(o.flops) << ", bytes: " << bytes;
-                break;
-            case op_kind::COPY_TO_HOST:
-            case op_kind::COPY_TO_GPU:
-            case op_kind::UPDATE:
-                out << ", bytes: " << bytes << ", address: " << hex(o.address);
-                break;
-            case op_kind::SUM:
-                out << ", bytes: " << bytes << ", inputs: " << o.inputs
-                    << ", address: " << hex(o.address);
-                break;
-            case op_kind::SEND:
-                out << ", to: " << o.peer << ", bytes: " << bytes << ", tag: " << o.tag
-                    << ", tos: " << static_cast<unsigned>(o.tos) << ", address: " << hex(o.address);
-                break;
-            case op_kind::RECV:
-                out << ", from: " << o.peer << ", bytes: " << bytes << ", tag: " << o.tag
-                    << ", address: " << hex(o.address);
-                break;
-            case op_kind::DELAY:
-                out << ", time: " << o.delay_ps << "ps";
-                break;
-            case op_kind::ALLREDUCE:
-                out << ", bytes: " << bytes << ", address: " << hex(o.address)
-                    << ", tag: " << o.tag;
-                break;
+        out << indent << "- {";
+        bool first = true;
+        for (const op_field& f : op_fields(list, i)) {
+            out << (first ? "" : ", ") << f.key << ": "
+                << (f.key == "name" ? quoted(f.value) : f.value);
+            first = false;
         }
-        if (!o.after.empty()) {
+        const std::vector<std::string> after = op_after(list, i);
+        if (!after.empty()) {
             out << ", after: [";
-            for (std::size_t k = 0; k < o.after.size(); ++k) {
-                const std::size_t a = o.after[k];
-                if (a >= i) {
-                    throw std::invalid_argument("ops_yaml: op [" + std::to_string(i) +
-                                                "] waits for op [" + std::to_string(a) +
-                                                "], which is not before it");
-                }
-                if (list[a].name.empty()) {
-                    throw std::invalid_argument("ops_yaml: op [" + std::to_string(i) +
-                                                "] waits for op [" + std::to_string(a) +
-                                                "], which has no name");
-                }
-                out << (k ? ", " : "") << quoted(list[a].name);
+            for (std::size_t k = 0; k < after.size(); ++k) {
+                out << (k ? ", " : "") << quoted(after[k]);
             }
             out << "]";
         }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include "platform/did_you_mean.h"
 #include "platform/param_decl.h"
@@ -104,8 +105,10 @@ public:
                               std::string("expected a list of ops, got ") + m_list.kind_name());
         }
         std::vector<op> out;
+        out.reserve(m_list.items().size());
         for (std::size_t i = 0; i < m_list.items().size(); ++i) {
             out.push_back(parse_one(m_list.items()[i], i, out));
+            if (!out.back().name.empty()) m_named.emplace(out.back().name, i);
         }
         return op_list(std::move(out));
     }
@@ -234,13 +237,13 @@ private:
         if (!v.is_scalar() || v.scalar().empty()) {
             throw input_error(v.loc(), key, std::string("expected a name, got ") + v.kind_name());
         }
-        for (std::size_t i = 0; i < earlier.size(); ++i) {
-            if (earlier[i].name == v.scalar()) {
-                throw input_error(v.loc(), key,
-                                  "duplicate op name '" + v.scalar() + "' (op [" +
-                                      std::to_string(i) + "] at " + earlier[i].where.str() +
-                                      " has it)");
-            }
+        // Names are looked up in m_named: generated lists have thousands of ops per node.
+        const auto it = m_named.find(v.scalar());
+        if (it != m_named.end()) {
+            const std::size_t i = it->second;
+            throw input_error(v.loc(), key,
+                              "duplicate op name '" + v.scalar() + "' (op [" + std::to_string(i) +
+                                  "] at " + earlier[i].where.str() + " has it)");
         }
         return v.scalar();
     }
@@ -323,10 +326,12 @@ private:
                 std::string("expected the name of an earlier op, got ") + v.kind_name());
         }
         const std::string& name = v.scalar();
+        const auto it = m_named.find(name);
+        if (it != m_named.end()) return it->second;
+        // Not found: the names for the did-you-mean.
         std::vector<std::string> names;
-        for (std::size_t i = 0; i < earlier.size(); ++i) {
-            if (earlier[i].name == name) return i;
-            if (!earlier[i].name.empty()) names.push_back(earlier[i].name);
+        for (const op& e : earlier) {
+            if (!e.name.empty()) names.push_back(e.name);
         }
         if (!own.empty() && own == name) {
             throw input_error(v.loc(), key, "op '" + name + "' cannot wait for itself");
@@ -366,6 +371,7 @@ private:
 
     const config_node& m_list;
     std::string m_key;
+    std::unordered_map<std::string, std::size_t> m_named;  // name -> index of the ops so far
 };
 
 }  // namespace

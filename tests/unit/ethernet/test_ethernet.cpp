@@ -532,8 +532,8 @@ TEST(ethernet_params, sender_needs_a_destination) {
 }
 
 TEST(ethernet_params, switch_ports_are_bounded) {
-    EXPECT_EQ(test::elaboration_error(star(2), {"sw.ports=300"}),
-              "--set sw.ports: error: sw.ports: '300' is out of range [2, 256]");
+    EXPECT_EQ(test::elaboration_error(star(2), {"sw.ports=5000"}),
+              "--set sw.ports: error: sw.ports: '5000' is out of range [2, 4096]");
 }
 
 TEST(ethernet_params, switch_ports_are_required) {

@@ -1,0 +1,155 @@
+// simulation.granularity: message against packet (DESIGN.md: each coarser level is validated
+// against the finer one).  A message crosses each NIC, link and switch as one transaction; the
+// tests check that it arrives when its frames would, keeps their counts, balances the audit,
+// and that whole paper configs end within 3 % of their packet-level iteration time.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_util.h"
+
+namespace trainvp {
+namespace {
+
+test::command_result trainvp(const std::string& args) {
+    return test::run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN + " " +
+                             args);
+}
+
+nlohmann::json run(const std::string& name, const std::string& config, const std::string& grain,
+                   const std::string& extra = "") {
+    auto dir = test::temp_dir("grain_" + name + "_" + grain);
+    auto r = trainvp("run " + config + " --quiet --force --out " + (dir / "out").string() +
+                     " --set simulation.granularity=" + grain + " " + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(test::read_file(dir / "out" / "stats.json"));
+}
+
+double stat(const nlohmann::json& j, const std::string& block, const std::string& s) {
+    return j["blocks"][block]["stats"][s]["value"].get<double>();
+}
+
+double sim_time(const nlohmann::json& j) { return j["run"]["sim_time_ps"].get<double>(); }
+
+// Two of INCEPTIONN's cluster nodes through one switch, node 0 sending `bytes` to node 1.
+std::string two_nodes(const std::string& bytes, const std::string& forwarding) {
+    const std::string papers = std::string(TRAINVP_SOURCE_DIR) + "/configs/papers/inceptionn/";
+    return "include: " + papers + R"(node.yaml
+components:
+  node: {template: inceptionn_node, count: 2}
+  switch: {type: ethernet.switch, ports: 2, forwarding: )" +
+           forwarding + R"(}
+connections:
+  - node[*].link.b_out -> switch.rx[*]
+  - switch.tx[*] -> node[*].link.b_in
+workload:
+  ops:
+    node[0].host:
+      - {op: send, to: 1, bytes: )" +
+           bytes + R"(, tag: 1}
+    node[1].host:
+      - {op: recv, from: 0, bytes: )" +
+           bytes + R"(, tag: 1}
+)";
+}
+
+struct transfer {
+    const char* name;
+    const char* bytes;
+    const char* forwarding;
+};
+
+class one_message : public ::testing::TestWithParam<transfer> {};
+
+// One message over NIC -> link -> switch -> link -> NIC: the train's head is forwarded after
+// one frame (store-and-forward) or its header (cut-through), its tail after the last frame, so
+// it arrives when the last of its frames does.  Tolerance 0.05 % (measured: 0.012 %, 108 ns in
+// 887 us for 1 MiB; 0 for one and two frames): what differs is the DMA (the
+// body of a train is read as one transfer behind its head frame, and written to the receiver's
+// memory as counted bytes, its last frame through PCIe).
+TEST_P(one_message, arrives_when_its_frames_would_and_keeps_their_counts) {
+    const transfer t = GetParam();
+    auto dir = test::temp_dir(std::string("grain_one_") + t.name);
+    const std::string cfg = test::write_file(dir / "c.yaml", two_nodes(t.bytes, t.forwarding));
+    const auto p = run(std::string("one_") + t.name, cfg, "packet");
+    const auto m = run(std::string("one_") + t.name, cfg, "message");
+    EXPECT_NEAR(sim_time(m) / sim_time(p), 1.0, 0.0005);
+    for (const char* s : {"tx_frames", "tx_wire", "tx_payload"}) {
+        EXPECT_EQ(stat(m, "node[0].nic", s), stat(p, "node[0].nic", s)) << s;
+    }
+    for (const char* s : {"rx_frames", "rx_wire", "dma_bursts", "dma_bytes"}) {
+        EXPECT_EQ(stat(m, "node[1].nic", s), stat(p, "node[1].nic", s)) << s;
+    }
+    EXPECT_EQ(stat(m, "node[0].link", "frames_ab"), stat(p, "node[0].link", "frames_ab"));
+    EXPECT_EQ(stat(m, "node[1].link", "frames_ba"), stat(p, "node[1].link", "frames_ba"));
+    EXPECT_EQ(stat(m, "switch", "forwarded_bytes"), stat(p, "switch", "forwarded_bytes"));
+    EXPECT_EQ(m["run"]["audit_violations"], 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(transfers, one_message,
+                         ::testing::Values(transfer{"frame", "1000B", "store_and_forward"},
+                                           transfer{"two_frames", "2000B", "store_and_forward"},
+                                           transfer{"stored", "1MiB", "store_and_forward"},
+                                           transfer{"cut_through", "1MiB", "cut_through"}),
+                         [](const auto& i) { return std::string(i.param.name); });
+
+struct paper_config {
+    const char* name;
+    const char* config;  // under configs/papers/
+    const char* sets;    // --set overrides that keep the run short
+};
+
+class paper : public ::testing::TestWithParam<paper_config> {};
+
+// Each paper config family at message level within 3 % of packet level on iteration time
+// (issue 8's bound: a message-level run predicts what the packet-level one would within the
+// papers' own measurement spread, a few per cent).  The frames the NICs send stay equal.
+TEST_P(paper, message_level_is_within_3_percent_of_packet_level) {
+    const paper_config c = GetParam();
+    const std::string cfg = std::string("configs/papers/") + c.config + ".yaml";
+    const auto p = run(c.name, cfg, "packet", c.sets);
+    const auto m = run(c.name, cfg, "message", c.sets);
+    EXPECT_NEAR(sim_time(m) / sim_time(p), 1.0, 0.03)
+        << "packet " << sim_time(p) << " ps, message " << sim_time(m) << " ps";
+    EXPECT_EQ(m["run"]["audit_violations"], 0);
+    for (auto& [path, b] : p["blocks"].items()) {
+        if (!b["stats"].contains("tx_frames")) continue;
+        EXPECT_EQ(stat(m, path, "tx_frames"), stat(p, path, "tx_frames")) << path;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    families, paper,
+    ::testing::Values(
+        // INCEPTIONN (inceptionn.md §VII): the ring (INC) and the worker-aggregator (WA) on
+        // 10 GbE; HDC, the smallest model (a run takes < 0.1 s).
+        paper_config{"inc_hdc", "inceptionn/inc_hdc", ""},
+        paper_config{"wa_hdc", "inceptionn/wa_hdc", ""},
+        // The compression NIC (timing mode, Table III histogram draws).
+        paper_config{"wa_c_hdc", "inceptionn/wa_c_hdc", ""},
+        // smartnic.md: the FPGA ring moves its own pieces (fpga.allreduce's `segment` is its
+        // granularity knob; the network path times them as at packet level), so message level
+        // changes nothing there.  2 of the MLP's 20 layers keep the run short (ASan CI).
+        paper_config{"smartnic_fpga", "smartnic/smartnic",
+                     "--set workload.training.model_parameters.layers=2"},
+        // paleo.md: one node, no network: trivially equal.
+        paper_config{"paleo", "paleo/titanx_alexnet", ""}),
+    [](const auto& i) { return std::string(i.param.name); });
+
+// The compression NIC draws each frame's compressed size from its seeded stream one by one at
+// both levels, so the bytes on the wire are identical, frame for frame in total.  (The run's
+// time is not compared here: with compression the ring is bound by the NIC's DMA prefetch
+// window at packet level, which message level does not model; docs/user-guide.md.)
+TEST(granularity, compressed_bytes_are_the_same_at_both_levels) {
+    const std::string cfg = "configs/papers/inceptionn/inc_c_hdc.yaml";
+    const auto p = run("inc_c_hdc", cfg, "packet");
+    const auto m = run("inc_c_hdc", cfg, "message");
+    for (const char* s : {"tx_frames", "tx_wire", "compress_in", "compress_out", "rx_frames",
+                          "decompressed_frames", "dma_bursts"}) {
+        EXPECT_EQ(stat(m, "node[2].nic", s), stat(p, "node[2].nic", s)) << s;
+    }
+    EXPECT_EQ(m["run"]["audit_violations"], 0);
+}
+
+}  // namespace
+}  // namespace trainvp
