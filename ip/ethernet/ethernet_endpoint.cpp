@@ -106,7 +106,10 @@ void ethernet_endpoint::run() {
             progress_until(ready);
             wait(ready - now);
         }
-        tlm::tlm_generic_payload trans;
+        // The payload is a member: the link may hold this thread inside b_transport (switch
+        // back-pressure), and a run that stops there never unwinds the thread's stack.
+        tlm::tlm_generic_payload& trans = m_trans;
+        trans.free_all_extensions();
         auto* ext = new packet_ext;  // owned and freed by the payload
         ext->src = static_cast<std::uint32_t>(m_node_id);
         ext->dst = static_cast<std::uint32_t>(m_dst);

@@ -56,6 +56,7 @@ private:
     sc_core::sc_time m_last_arrival = sc_core::SC_ZERO_TIME;  // last bit of a frame received
     sc_core::sc_event m_received_event;
     std::vector<unsigned char> m_scratch;  // the data pointer of timing-only frames
+    tlm::tlm_generic_payload m_trans;      // the frame being sent (its extensions: the frame's)
 
     counter m_frames_sent, m_bytes_sent, m_payload_sent, m_frames_lost, m_bytes_lost;
     counter m_frames_received, m_bytes_received, m_payload_received;
