@@ -494,7 +494,19 @@ void noc_interposer::make_training(const params& p) {
     models::model_options o;
     o.batch = static_cast<std::int64_t>(m_batch / chiplets);
     o.origin = p.where();
-    const models::model m = models::load_model(models::find_zoo_model(m_workload_model), o);
+    std::string file;
+    try {
+        file = models::find_zoo_model(m_workload_model);
+    } catch (const input_error& e) {
+        // Name the zoo, not its folder, so that the message does not depend on the install.
+        std::string why = e.reason();
+        const std::string dir = models::zoo_dir();
+        if (const auto at = why.find(dir); at != std::string::npos) {
+            why.replace(at, dir.size(), "the zoo");
+        }
+        throw input_error(p.where(), path() + ".workload_model", why);
+    }
+    const models::model m = models::load_model(file, o);
     pe_array_config pc;
     pc.pes = static_cast<int>(m_pes);
     pc.rows = pc.cols = static_cast<int>(m_pe_array);
