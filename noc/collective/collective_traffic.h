@@ -30,6 +30,9 @@ public:
     // Packets of a message alternate between route variants 0 and 1 (a second link per ring
     // edge, aries_ring_plan.h).
     void split_over_variants(bool on) { m_split = on; }
+    // Message level (network_config::message_level): one packet per message (two halves
+    // when split over variants) instead of packets of `packet_flits`.
+    void whole_messages(bool on) { m_whole = on; }
 
     // Installs the delivery callback on `net` (call once, before running).
     void attach(noc_network& net);
@@ -63,6 +66,7 @@ private:
     double m_flit_bytes;
     int m_packet_flits;
     bool m_split = false;
+    bool m_whole = false;
     std::vector<message> m_messages;
     std::vector<std::vector<group>> m_groups;  // [rank][group]
     std::vector<std::size_t> m_current;        // group index per rank

@@ -166,6 +166,14 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "injected into the local port without buffering), and its bandwidth ring needs 2 "
             "to feed its two links per edge (an assumption: the paper gives no width)")
         .range("1", "4");
+    d.choice("granularity", &noc_interposer::m_granularity,
+             {{"flit", granularity::FLIT}, {"message", granularity::MESSAGE}}, "flit",
+             "flit: cycle-exact routers moving every flit (detail); message: a collective's "
+             "message (a synthetic packet) reserves each channel on its route for its "
+             "serialisation time, head pipelined across hops, contention kept as busy-until "
+             "per channel, energy from the flit level's event counts (scale; DESIGN.md "
+             "'Granularity is a knob', validated against flit in tests/unit/noc). No buffer "
+             "VCD at message level");
     // Data-parallel training on the chiplets (aries.md §V-B, Fig. 10-11).
     d.param("workload_model", &noc_interposer::m_workload_model, "",
             "Zoo model (workloads/models/zoo: resnet50, vgg16, dlrm, transformer, ...) trained "
@@ -397,6 +405,8 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     cfg.flit_bytes = static_cast<double>(m_flit_size.bytes);
     cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_frequency.hz;
     cfg.local_port_width = static_cast<int>(m_local_width);
+    cfg.message_level = m_granularity == granularity::MESSAGE;
+    cfg.packet_flits = static_cast<int>(m_packet_flits);
     if (m_local_width > m_vcs) {
         throw input_error(p.where(), path() + ".local_port_width",
                           "is more than `vcs`: each flit injected in a cycle needs its own VC");
@@ -464,6 +474,7 @@ std::unique_ptr<collective_traffic> noc_interposer::make_traffic(
                                                   static_cast<double>(m_flit_size.bytes),
                                                   static_cast<int>(m_packet_flits));
     t->split_over_variants(m_plan == bypass_plan::BANDWIDTH_RING);
+    t->whole_messages(m_granularity == granularity::MESSAGE);
     return t;
 }
 

@@ -44,6 +44,7 @@ private:
     };
     enum class mapping { AUTO, ROW_MAJOR, RING };
     enum class bypass_plan { MANUAL, BANDWIDTH_RING };
+    enum class granularity { FLIT, MESSAGE };
     void make_collective(const params& p);
     collectives::schedule build_schedule(std::uint64_t elements) const;  // invalid_argument
     collectives::schedule make_schedule(const params& p, std::uint64_t elements) const;
@@ -75,6 +76,7 @@ private:
     mapping m_mapping = mapping::AUTO;
     bypass_plan m_plan = bypass_plan::MANUAL;
     std::uint64_t m_local_width = 1;
+    granularity m_granularity = granularity::FLIT;
     std::string m_workload_model;
     std::uint64_t m_batch = 64, m_pes = 16, m_pe_array = 32;
     units::data_size m_bucket, m_pe_buffer, m_global_buffer;
