@@ -189,6 +189,11 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "holds at least this much, and each bucket is one all-reduce (PyTorch DDP's "
             "default bucket_cap_mb = 25, Li et al., VLDB 2020)")
         .range("4B", "16GiB");
+    d.param("allreduce_embeddings", &noc_interposer::m_allreduce_embeddings, "true",
+            "workload_model: all-reduce the gradients of embedding tables with the rest. false "
+            "keeps them local, as DLRM trains its embeddings model-parallel and only its MLPs "
+            "data-parallel (Naumov et al., arXiv:1906.00091, 2019, §IV); the all-to-all of "
+            "model-parallel embeddings is not modelled");
     d.param("pes", &noc_interposer::m_pes, "16", "PEs per chiplet (aries.md Table II: # of PEs 16)")
         .range("1", "1024");
     d.param("pe_array", &noc_interposer::m_pe_array, "32",
@@ -544,6 +549,7 @@ void noc_interposer::make_training(const params& p) {
     for (std::size_t i = layers.size(); i-- > 0;) {
         now_ps += t[i].backward.time_ps;
         if (layers[i].weight_grad_bytes <= 0) continue;
+        if (!m_allreduce_embeddings && layers[i].kind == models::layer_kind::EMBEDDING) continue;
         cur.bytes += static_cast<std::uint64_t>(layers[i].weight_grad_bytes);
         cur.name = layers[i].name;
         cur.ready = to_cycles(now_ps);

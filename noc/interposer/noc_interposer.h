@@ -78,6 +78,7 @@ private:
     std::uint64_t m_local_width = 1;
     granularity m_granularity = granularity::FLIT;
     std::string m_workload_model;
+    bool m_allreduce_embeddings = true;
     std::uint64_t m_batch = 64, m_pes = 16, m_pe_array = 32;
     units::data_size m_bucket, m_pe_buffer, m_global_buffer;
     units::frequency m_pe_frequency;
