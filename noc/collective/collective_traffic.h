@@ -3,7 +3,8 @@
 // packets of at most `packet_flits` flits to the peer's router.  A rank enters its next group
 // the cycle after every send of its current group was delivered and every receive arrived
 // (rendezvous: the strictest reading of the schedule, README of workloads/collectives).
-// Reductions take no time here (the chiplet's PE array is not modelled yet).  Pure C++.
+// Reductions take no time here (noc/chiplet/pe_array_model times layers, not reductions).
+// Pure C++.
 #pragma once
 
 #include <cstdint>
