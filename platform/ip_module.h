@@ -41,6 +41,14 @@ public:
         (void)tos;
         return false;
     }
+    // Functional mode: the largest absolute error this block can add to one float32 value of
+    // a message with this IP ToS that it carries (a lossy codec's bound; 0: values arrive
+    // exactly).  The training workload's end-of-run check of every rank's result allows it
+    // once per lossy pass (training_workload.cpp).
+    virtual double functional_error_bound(std::uint8_t tos) const {
+        (void)tos;
+        return 0.0;
+    }
     // The block's invariants, checked once a run has finished (every driver done, nothing in
     // flight): frames and bytes conserved, queues drained, work complete.  See audit_log.h.
     virtual void audit(audit_log& log) const { (void)log; }

@@ -16,6 +16,7 @@
 #include "platform/config_node.h"
 #include "platform/error.h"
 #include "workloads/iteration/critical_path.h"
+#include "workloads/ops/op_list.h"
 
 namespace trainvp {
 
@@ -23,6 +24,10 @@ class workload_sink {
 public:
     virtual ~workload_sink() = default;
     virtual void accept_workload(const config_node& ops, const std::string& key) = 0;
+    // A generated op list (workload.training), handed over as it is: valid by construction
+    // (every `after` names an earlier op).  An op the block cannot run is an input error at
+    // `where` / `key` (the section that generated it), naming the op.
+    virtual void accept_ops(ops::op_list list, const source_loc& where, const std::string& key) = 0;
     // Functional payload mode (DESIGN.md): the initial contents of the block's memory at
     // [address, address + bytes.size()), e.g. a worker's gradient.  Messages sent from that
     // range carry its bytes, and receives and sums into it change them.
@@ -31,6 +36,16 @@ public:
         (void)address;
         (void)bytes;
         throw input_error(where, key, "this block does not hold data (functional mode)");
+    }
+    // Functional mode: what [address, address + 4 expected.size()) must hold as float32 at the
+    // end of a finished run (the exact all-reduced gradient) and by how much each value may
+    // differ from it (float rounding and the lossy codecs' bounds).  Checked by the block's
+    // end-of-run audit.  Only called on a block that accepted data.
+    virtual void expect_data(std::uint64_t address, std::vector<double> expected,
+                             std::vector<double> allowance) {
+        (void)address;
+        (void)expected;
+        (void)allowance;
     }
     // The ops it ran, with their times, for the iteration breakdown (critical_path.h); the
     // simulation calls it once the run has ended.  Ops that never started are left out, and so

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Builds trainvp with AddressSanitizer + UndefinedBehaviorSanitizer into build-asan/ and runs
-# the unit, integration and validation tests under them (leak checking on).  Called by .ci/run.
+# Builds trainvp with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer
+# targets into build-asan/, runs the unit, integration and validation tests under the
+# sanitizers (leak checking on), then the fuzz smoke: each libFuzzer target for
+# TRAINVP_FUZZ_SECONDS (default 60) from the kept corpus (tests/fuzz/).  Called by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc 2>/dev/null || echo 2)"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINVP_SANITIZE=ON \
-    -DTRAINVP_BUILD_BENCH=OFF >/dev/null
+fuzz_seconds="${TRAINVP_FUZZ_SECONDS:-60}"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DTRAINVP_FUZZ=ON -DTRAINVP_FUZZ_SECONDS="$fuzz_seconds" -DTRAINVP_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j "$jobs"
 cd build-asan
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest -j "$jobs" --output-on-failure --timeout 900 -L "unit|integration|validation"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang)"
+ctest -j "$jobs" --output-on-failure --timeout 900 -L "unit|integration|validation"
+echo "== fuzz smoke: each libFuzzer target for ${fuzz_seconds} s"
+ctest -j "$jobs" --output-on-failure --timeout 900 -L fuzz

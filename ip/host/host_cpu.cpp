@@ -1,6 +1,8 @@
 #include "ip/host/host_cpu.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "ip/host/accel_op_ext.h"
@@ -165,7 +167,23 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
     if (m_has_workload) {
         throw input_error(list.loc(), key, "the ops of " + path() + " are given twice");
     }
-    m_ops = ops::parse_ops(list, key);
+    take_ops(ops::parse_ops(list, key), list.loc(), key);
+}
+
+void host_cpu::accept_ops(ops::op_list list, const source_loc& where, const std::string& key) {
+    if (m_has_workload) throw input_error(where, key, "the ops of " + path() + " are given twice");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        for (std::size_t d : list[i].after) {
+            if (d >= i)
+                throw std::logic_error(key + ": op " + std::to_string(i) +
+                                       " waits for a later op " + std::to_string(d));
+        }
+    }
+    take_ops(std::move(list), where, key);
+}
+
+void host_cpu::take_ops(ops::op_list list, const source_loc& where, const std::string& key) {
+    m_ops = std::move(list);
     m_has_workload = true;
     // Sockets are bound by now (the binder runs before workloads are handed out), so an op on a
     // unit this host lacks is reported here, naming the op, rather than as a stall.
@@ -194,7 +212,10 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
                    o.unit == op_unit::COMM && m_comm_cores == 0) {
             problem = "runs on unit comm, but " + path() + " has comm_cores: 0";
         }
-        if (!problem.empty()) throw input_error(o.where, o.key, describe(i) + " " + problem);
+        if (!problem.empty()) {
+            throw o.key.empty() ? input_error(where, key, describe(i) + " " + problem)
+                                : input_error(o.where, o.key, describe(i) + " " + problem);
+        }
     }
     m_status.assign(m_ops.size(), op_status{});
     // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
@@ -713,7 +734,49 @@ workloads::host_run host_cpu::ran() const {
     return out;
 }
 
+void host_cpu::expect_data(std::uint64_t address, std::vector<double> expected,
+                           std::vector<double> allowance) {
+    if (!m_has_data || allowance.size() != expected.size() || address < m_data_address ||
+        address - m_data_address + expected.size() * 4 > m_data.size()) {
+        throw std::logic_error(path() + ": expect_data outside the block's data");
+    }
+    m_expected_address = address;
+    m_expected = std::move(expected);
+    m_allowance = std::move(allowance);
+}
+
 void host_cpu::audit(audit_log& log) const {
+    if (!m_expected.empty()) {
+        // Every value within its allowance of the exact result; the message names the worst.
+        const std::uint8_t* base = m_data.data() + (m_expected_address - m_data_address);
+        std::size_t bad = 0, worst = 0;
+        double worst_excess = -1.0;
+        for (std::size_t i = 0; i < m_expected.size(); ++i) {
+            float v;
+            std::memcpy(&v, base + 4 * i, 4);
+            const double excess =
+                std::fabs(static_cast<double>(v) - m_expected[i]) - m_allowance[i];
+            if (!(excess <= 0.0)) ++bad;  // NaN counts as a violation
+            if (!(excess <= worst_excess)) {
+                worst_excess = excess;
+                worst = i;
+            }
+        }
+        std::string detail;
+        if (bad > 0) {
+            float v;
+            std::memcpy(&v, base + 4 * worst, 4);
+            char buf[256];
+            std::snprintf(buf, sizeof buf,
+                          "%zu of %zu values outside their bound; the worst, value %zu, is %.9g, "
+                          "the exact result %.9g, allowed +-%.3g",
+                          bad, m_expected.size(), worst, static_cast<double>(v), m_expected[worst],
+                          m_allowance[worst]);
+            detail = buf;
+        }
+        log.check(path(), "functional result equals the reference within the codecs' bound",
+                  bad == 0, detail);
+    }
     log.check(path(), "every op done (every collective completed on this rank)",
               m_done == m_ops.size(),
               std::to_string(m_done) + " of " + std::to_string(m_ops.size()) + " done");

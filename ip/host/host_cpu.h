@@ -41,8 +41,11 @@ public:
     static void declare(type_decl<host_cpu>& d);
 
     void accept_workload(const config_node& ops, const std::string& key) override;
+    void accept_ops(ops::op_list list, const source_loc& where, const std::string& key) override;
     void accept_data(std::uint64_t address, std::vector<std::uint8_t> bytes,
                      const source_loc& where, const std::string& key) override;
+    void expect_data(std::uint64_t address, std::vector<double> expected,
+                     std::vector<double> allowance) override;
 
     // Functional mode: the region given to accept_data, as it stands (after the run: the
     // all-reduced gradient).
@@ -109,6 +112,9 @@ private:
     void record(std::size_t i, ops::op_unit u, const sc_core::sc_time& start,
                 const sc_core::sc_time& unit_free);
     std::string describe(std::size_t i) const;
+    // Takes the op stream (from the config or generated); `where`/`key` locate errors of ops
+    // that carry no location of their own.
+    void take_ops(ops::op_list list, const source_loc& where, const std::string& key);
     std::string track(ops::op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
@@ -158,6 +164,9 @@ private:
     bool m_has_data = false;
     std::vector<std::ptrdiff_t> m_sum_source;
     std::vector<bool> m_recv_summed;
+    // What the data must hold at the end (expect_data), checked by audit().
+    std::uint64_t m_expected_address = 0;
+    std::vector<double> m_expected, m_allowance;
 
     // Messages.
     std::uint64_t m_next_msg_id = 0;

@@ -29,6 +29,13 @@ public:
     static void declare(type_decl<inceptionn_nic>& d);
     void end_of_run() override;
     bool compresses_tos(std::uint8_t tos) const override { return tos == k_tos_compressible; }
+    // In functional mode a compressible frame's values pass through the codec: B(k)
+    // (inceptionn_codec::max_abs_error) per pass.
+    double functional_error_bound(std::uint8_t tos) const override {
+        return m_mode == payload_mode::FUNCTIONAL && compresses_tos(tos) && m_codec
+                   ? m_codec->max_abs_error()
+                   : 0.0;
+    }
 
     // Compressed stream bytes of one frame of `values` floats in timing mode: 2/10/18/34 bits
     // per value drawn from the histogram (a multinomial draw), plus the tail group's unused tag

@@ -40,14 +40,16 @@ private:
         RING_2D,
         HIERARCHICAL_RING,
         DOUBLE_BINARY_TREE,
-        MULTI_TREE
+        MULTI_TREE,
+        CONCENTRATED_MULTI_TREE
     };
     enum class mapping { AUTO, ROW_MAJOR, RING };
-    enum class bypass_plan { MANUAL, BANDWIDTH_RING };
+    enum class bypass_plan { MANUAL, BANDWIDTH_RING, TREE };
     enum class granularity { FLIT, MESSAGE };
+    collectives::schedule collective_schedule(const params& p) const;
+    std::vector<int> collective_mapping(const params& p) const;
     void make_collective(const params& p);
     collectives::schedule build_schedule(std::uint64_t elements) const;  // invalid_argument
-    collectives::schedule make_schedule(const params& p, std::uint64_t elements) const;
     std::unique_ptr<collective_traffic> make_traffic(const collectives::schedule& s) const;
     void make_training(const params& p);
     void run();
@@ -72,7 +74,7 @@ private:
     energy_params m_energy;
     collective m_collective = collective::NONE;
     units::data_size m_collective_size;
-    std::uint64_t m_levels = 2, m_trees = 0;
+    std::uint64_t m_levels = 2, m_trees = 0, m_degree = 2;
     mapping m_mapping = mapping::AUTO;
     bypass_plan m_plan = bypass_plan::MANUAL;
     std::uint64_t m_local_width = 1;
@@ -92,6 +94,7 @@ private:
     std::unique_ptr<uniform_traffic> m_traffic;
     std::unique_ptr<collective_traffic> m_coll;
     std::unique_ptr<training_traffic> m_training;
+    std::vector<int> m_rank_router;  // router of each rank of the collective
     double m_pe_util_value = 1, m_forward_ns = 0;
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;
@@ -104,7 +107,7 @@ private:
     counter m_buffer_writes, m_buffer_reads, m_crossbar, m_va, m_sa;
     scalar m_e_buffer, m_e_crossbar, m_e_alloc, m_e_link_total, m_e_total;
     std::vector<counter> m_router_flits;
-    scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used;
+    scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used, m_segments;
     scalar m_iter_time, m_compute_time, m_forward_time, m_comm_time, m_exposed, m_grad_bytes;
     scalar m_buckets_stat, m_pe_util;
     std::vector<traced_level> m_occupancy;

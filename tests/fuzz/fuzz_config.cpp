@@ -1,15 +1,65 @@
 // Fuzz target: arbitrary bytes as a config file through the YAML parser, includes-free loading
-// and expansion against the real IP registry, and the units parser.  Any input must end in a
-// result or an input_error: never a crash, a hang, an out-of-bounds read or another exception.
-// (Elaboration and binding are not fuzzed here: SystemC elaborates once per process.)
+// and expansion against the real IP registry, and the units parser; a config that loads is then
+// elaborated (blocks built, sockets bound and checked, workloads handed out: the rest of the
+// `trainvp check` path) in a forked child.  Any input must end in a result or an input_error:
+// never a crash, a hang, an out-of-bounds read or another exception.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "platform/config_node.h"
 #include "platform/platform_loader.h"
 #include "platform/registry.h"
+#include "platform/simulation.h"
 #include "platform/units.h"
+
+namespace {
+
+// SystemC elaborates once per process, and libFuzzer runs every input in one process: the
+// elaboration runs in a child.  Its coverage does not reach libFuzzer (the child's counters
+// are its own), but a crash, a sanitizer report or an exception other than input_error kills
+// the child with a signal or exit code 3, and the parent then aborts so that libFuzzer keeps
+// the input as a crash.  A child still busy after 5 s (a valid but large platform) is stopped
+// and not counted: elaboration time is not what this target looks for.
+void elaborate_in_child(trainvp::platform_desc d) {
+    const pid_t pid = fork();
+    if (pid < 0) return;  // no process to spare: skip this input's elaboration
+    if (pid == 0) {
+        int code = 0;
+        try {
+            trainvp::simulation sim(std::move(d), trainvp::registry::global());
+            sim.elaborate();
+        } catch (const trainvp::input_error&) {
+        } catch (...) {
+            code = 3;
+        }
+        _exit(code);  // no destructors, no leak check: the child's state dies with it
+    }
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR) return;
+        if (std::chrono::steady_clock::now() > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) std::abort();
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
@@ -25,6 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         trainvp::platform_loader loader(trainvp::registry::global());
         trainvp::platform_desc d = loader.load_document(doc, "fuzz.yaml");
         (void)trainvp::resolved_yaml(d, trainvp::registry::global());
+        elaborate_in_child(std::move(d));
     } catch (const trainvp::input_error&) {
     }
     return 0;

@@ -137,5 +137,35 @@ TEST(inceptionn_functional, ring_allreduce_without_compression_is_exact) {
               0.0);
 }
 
+// The run checks itself: each host's end-of-run audit compares its result with the exact sum,
+// allowing float rounding plus the NICs' bound per compressed send (the runs above finish, so
+// they pass it).  The same run fails, naming the host and its worst value, when node 2's
+// allowance is only float rounding: the codec's error is then outside it.
+TEST(inceptionn_functional, a_result_outside_its_allowance_fails_the_audit) {
+    auto strict = test::make_sim(ring("true"));
+    strict->elaborate();
+    auto* h = dynamic_cast<ip::host_cpu*>(strict->block("node[2].host"));
+    const std::size_t n = h->data().size() / 4;
+    const auto in = inputs(n);
+    std::vector<double> exact(n, 0.0), allowance(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (int q = 0; q < k_nodes; ++q) {
+            exact[i] += in[q][i];
+            allowance[i] += (k_nodes - 1) * std::ldexp(std::fabs(in[q][i]), -24);
+        }
+    }
+    h->expect_data(h->data_address(), exact, allowance);
+    const run_result bad = strict->run();
+    EXPECT_EQ(bad.status, run_status::FAILED);
+    ASSERT_EQ(bad.audit_violations.size(), 1u);
+    EXPECT_NE(bad.audit_violations[0].find(
+                  "node[2].host: functional result equals the reference within the codecs' "
+                  "bound ("),
+              std::string::npos)
+        << bad.audit_violations[0];
+    EXPECT_NE(bad.audit_violations[0].find("values outside their bound; the worst, value "),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace trainvp

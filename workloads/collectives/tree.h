@@ -52,9 +52,8 @@ std::vector<spanning_tree> rotated_trees(int ranks, int trees, int degree);
 // all-gather); all trees run at once.  Rounds as in double_binary_tree(): 2*max height.
 // With trees = 0 (the default) it builds N trees, as in the paper's text ("a single tree from
 // the n constructed trees ... the jth tree is reducing the gradient chunk j"); Table I's
-// "Multi-Tree" row counts K = 4 trees.  Not implemented: ARIES' own concentrated variant
-// (Fig. 8: groups of 4 nodes first reduce to one node, trees then span the groups), whose
-// per-node split is not specified precisely enough to schedule.  Throws
+// "Multi-Tree" row counts K = 4 trees.  ARIES' concentrated variant (Fig. 8) is
+// concentrated_multi_tree.h.  Throws
 // std::invalid_argument when ranks < 2, elements < 1, trees < 0 or degree < 1.
 schedule multi_tree(int ranks, uint64_t elements, int trees = 0, int degree = 2);
 

@@ -6,6 +6,8 @@
 //   2D ring:     2N links,       2 (sqrt(N) - 1)
 //   binary tree: 2 (N - 1) links
 //   multi-tree:  4 (N - 1) links (K = 4 trees)
+//   ARIES:       synchronisation latency min(log_4 N/4, L (N^(1/4) - 1)): the concentrated
+//                multi-tree's tree height (first term) and the hierarchical ring (second)
 // "Synchronisation latency" is the reduce-scatter's round count (the rounds in which
 // gradients are accumulated); a round is a step group every rank walks through on the NoC,
 // so the run's rounds are 2x that (reduce-scatter + all-gather).  Links for the ring and 2D
@@ -21,6 +23,7 @@
 #include <set>
 
 #include "noc/collective/aries_ring_plan.h"
+#include "noc/collective/aries_tree_plan.h"
 #include "noc/collective/collective_traffic.h"
 #include "noc/network/noc_network.h"
 #include "noc/topology/dependency_check.h"
@@ -131,6 +134,23 @@ TEST(table_1, hierarchical_ring_takes_l_times_root_l_of_n_minus_1_steps) {
         const auto r = run(noc_topology::mesh(k), collectives::hierarchical_ring(n, levels, 64 * n),
                            row_major_mapping(k));
         EXPECT_EQ(r.rounds, std::size_t(2 * levels * (g - 1))) << k << " L=" << levels;
+    }
+}
+
+TEST(table_1, aries_concentrated_multi_tree_height_is_log4_of_n_over_4) {
+    // Table I's ARIES row: synchronisation latency min(log_4 N/4, L (N^(1/4) - 1)); its first
+    // term is the height of the 4-ary trees over the N/4 concentrated nodes (§IV-B-2).  On the
+    // NoC the concentrated multi-tree (D = 4, bypass plan `tree`) walks 1 + log_4(N/4)
+    // reduce rounds (the extra one: into the concentrators) and as many back: 4 on 4x4, 6 on
+    // 8x8.
+    for (int k : {4, 8}) {
+        const int n = k * k;
+        const int height = k == 4 ? 1 : 2;  // log_4(N/4)
+        const auto s = collectives::concentrated_multi_tree(k, k, 64 * n, 0, 4);
+        const auto plan = plan_tree_bypass(k, message_pairs(s, row_major_mapping(k)));
+        const auto t = noc_topology::aries(k, plan.segments);
+        const auto r = run(t, s, row_major_mapping(k), {}, &plan.routes);
+        EXPECT_EQ(r.rounds, std::size_t(2 * (1 + height)));
     }
 }
 
