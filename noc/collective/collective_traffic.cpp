@@ -94,14 +94,13 @@ void collective_traffic::enter(int rank, std::uint64_t now, noc_network& net) {
         const std::uint64_t flits = std::max<std::uint64_t>(
             1, static_cast<std::uint64_t>(
                    std::ceil(static_cast<double>(m.bytes) / m_flit_bytes - 1e-9)));
-        m.packets_left =
-            static_cast<std::uint32_t>((flits + static_cast<std::uint64_t>(m_packet_flits) - 1) /
-                                       static_cast<std::uint64_t>(m_packet_flits));
+        const std::uint64_t per_packet = m_whole ? (m_split ? (flits + 1) / 2 : flits)
+                                                 : static_cast<std::uint64_t>(m_packet_flits);
+        m.packets_left = static_cast<std::uint32_t>((flits + per_packet - 1) / per_packet);
         std::uint64_t left = flits;
         int variant = 0;
         while (left > 0) {
-            const int f = static_cast<int>(
-                std::min<std::uint64_t>(left, static_cast<std::uint64_t>(m_packet_flits)));
+            const int f = static_cast<int>(std::min<std::uint64_t>(left, per_packet));
             net.add_packet(m_router_of[static_cast<std::size_t>(m.src)],
                            m_router_of[static_cast<std::size_t>(m.dst)], f, now, true,
                            static_cast<std::uint64_t>(id), variant);

@@ -3,7 +3,8 @@
 // packets of at most `packet_flits` flits to the peer's router.  A rank enters its next group
 // the cycle after every send of its current group was delivered and every receive arrived
 // (rendezvous: the strictest reading of the schedule, README of workloads/collectives).
-// Reductions take no time here (the chiplet's PE array is not modelled yet).  Pure C++.
+// Reductions take no time here (noc/chiplet/pe_array_model times layers, not reductions).
+// Pure C++.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,9 @@ public:
     // Packets of a message alternate between route variants 0 and 1 (a second link per ring
     // edge, aries_ring_plan.h).
     void split_over_variants(bool on) { m_split = on; }
+    // Message level (network_config::message_level): one packet per message (two halves
+    // when split over variants) instead of packets of `packet_flits`.
+    void whole_messages(bool on) { m_whole = on; }
 
     // Installs the delivery callback on `net` (call once, before running).
     void attach(noc_network& net);
@@ -63,6 +67,7 @@ private:
     double m_flit_bytes;
     int m_packet_flits;
     bool m_split = false;
+    bool m_whole = false;
     std::vector<message> m_messages;
     std::vector<std::vector<group>> m_groups;  // [rank][group]
     std::vector<std::size_t> m_current;        // group index per rank

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <sstream>
 
+#include "noc/chiplet/pe_array_model.h"
 #include "noc/collective/aries_ring_plan.h"
 #include "noc/collective/aries_tree_plan.h"
 #include "noc/topology/dependency_check.h"
 #include "platform/registry.h"
 #include "platform/sim_time.h"
 #include "workloads/collectives/collectives.h"
+#include "workloads/models/model_loader.h"
 
 namespace trainvp::noc {
 
@@ -181,6 +183,61 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "injected into the local port without buffering), and its bandwidth ring needs 2 "
             "to feed its two links per edge (an assumption: the paper gives no width)")
         .range("1", "4");
+    d.choice("granularity", &noc_interposer::m_granularity,
+             {{"flit", granularity::FLIT}, {"message", granularity::MESSAGE}}, "flit",
+             "flit: cycle-exact routers moving every flit (detail); message: a collective's "
+             "message (a synthetic packet) reserves each channel on its route for its "
+             "serialisation time, head pipelined across hops, contention kept as busy-until "
+             "per channel, energy from the flit level's event counts (scale; DESIGN.md "
+             "'Granularity is a knob', validated against flit in tests/unit/noc). No buffer "
+             "VCD at message level");
+    // Data-parallel training on the chiplets (aries.md §V-B, Fig. 10-11).
+    d.param("workload_model", &noc_interposer::m_workload_model, "",
+            "Zoo model (workloads/models/zoo: resnet50, vgg16, dlrm, transformer, ...) trained "
+            "data-parallel on the package, one replica per chiplet (aries.md §II-A, §V-B): the "
+            "PE arrays time each layer's forward and backward pass, gradient buckets are "
+            "all-reduced with `collective` as the backward pass produces them. Empty: none");
+    d.param("batch", &noc_interposer::m_batch, "64",
+            "Global mini-batch of the training iteration, split evenly over the size x size "
+            "chiplets (aries.md gives none; 64 is one sample per chiplet on 8x8)")
+        .range("1", "2^20");
+    d.param("bucket_size", &noc_interposer::m_bucket, "25MiB",
+            "Gradient bucket: layers' gradients are grouped, last layer first, until a bucket "
+            "holds at least this much, and each bucket is one all-reduce (PyTorch DDP's "
+            "default bucket_cap_mb = 25, Li et al., VLDB 2020)")
+        .range("4B", "16GiB");
+    d.param("allreduce_embeddings", &noc_interposer::m_allreduce_embeddings, "true",
+            "workload_model: all-reduce the gradients of embedding tables with the rest. false "
+            "keeps them local, as DLRM trains its embeddings model-parallel and only its MLPs "
+            "data-parallel (Naumov et al., arXiv:1906.00091, 2019, §IV); the all-to-all of "
+            "model-parallel embeddings is not modelled");
+    d.param("pes", &noc_interposer::m_pes, "16", "PEs per chiplet (aries.md Table II: # of PEs 16)")
+        .range("1", "1024");
+    d.param("pe_array", &noc_interposer::m_pe_array, "32",
+            "Edge of a PE's square multiplier array (aries.md Table II: multiplier array 32x32)")
+        .range("1", "1024");
+    d.param("pe_buffer", &noc_interposer::m_pe_buffer, "64KiB",
+            "Buffer of one PE (aries.md Table II: buffer size 64 KB); reported, a tile's "
+            "operands (2 x 32x32 x 4 B) always fit")
+        .range("1B", "1GiB");
+    d.param("global_buffer", &noc_interposer::m_global_buffer, "4MiB",
+            "Chiplet global buffer (aries.md Table II: global buffer 4 MB); a pass whose "
+            "operands do not fit streams them from DRAM")
+        .range("1B", "16GiB");
+    d.param("pe_frequency", &noc_interposer::m_pe_frequency, "1GHz",
+            "PE array clock (aries.md Table II: clock rate 1 GHz)")
+        .range("1MHz", "10GHz");
+    d.param("dram_bandwidth", &noc_interposer::m_dram_bandwidth, "256GB/s",
+            "DRAM bandwidth of one chiplet for operands that overflow the global buffer. "
+            "ASSUMPTION: aries.md gives none; 256 GB/s is one HBM2 stack (JEDEC JESD235: "
+            "1024-bit interface at 2 Gb/s per pin)")
+        .range("1MB/s", "100TB/s");
+    d.param("vector_flops_per_cycle", &noc_interposer::m_vector_flops, "32",
+            "FLOPs per cycle per PE for work that is not a GEMM (activation, normalisation, "
+            "pooling, softmax, sums). ASSUMPTION: one array edge (32) wide, as TPU-like "
+            "designs apply activations in a unit as wide as the array's output (Jouppi et al., "
+            "ISCA 2017, §2); aries.md does not say")
+        .range("1", "65536");
     d.stat("latency", &noc_interposer::m_latency, "cycle",
            "Measured packets: creation at the source to tail ejection (includes source queueing)");
     d.stat("network_latency", &noc_interposer::m_net_latency, "cycle",
@@ -218,6 +275,25 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
                "collective_size / collective_time (aries.md Fig. 9's throughput)");
     d.stat("collective_rounds", &noc_interposer::m_coll_rounds, "1",
            "Step groups (synchronisation steps) of the slowest rank");
+    d.headline("iteration_time", &noc_interposer::m_iter_time, "ns",
+               "workload_model: one training iteration, max(forward + backward compute, last "
+               "gradient all-reduce) (aries.md Fig. 10's execution time)");
+    d.stat("compute_time", &noc_interposer::m_compute_time, "ns",
+           "workload_model: forward + backward pass of one chiplet");
+    d.stat("forward_time", &noc_interposer::m_forward_time, "ns",
+           "workload_model: forward pass of one chiplet");
+    d.stat("communication_time", &noc_interposer::m_comm_time, "ns",
+           "workload_model: sum over buckets of all-reduce start to last delivery");
+    d.stat("exposed_communication_time", &noc_interposer::m_exposed, "ns",
+           "workload_model: iteration_time - compute_time, the communication the backward "
+           "pass does not hide");
+    d.stat("gradient_bytes", &noc_interposer::m_grad_bytes, "B",
+           "workload_model: gradient bytes each chiplet all-reduces per iteration");
+    d.stat("gradient_buckets", &noc_interposer::m_buckets_stat, "1",
+           "workload_model: all-reduces per iteration");
+    d.stat("pe_utilisation", &noc_interposer::m_pe_util, "1",
+           "workload_model: GEMM multiply-adds / (compute cycles x peak multiply-adds per "
+           "cycle) over the iteration");
     d.stat("channels_used", &noc_interposer::m_channels_used, "1",
            "Router-to-router channels that carried at least one flit");
     d.stat("bypass_links", &noc_interposer::m_segments, "1",
@@ -375,6 +451,8 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     cfg.flit_bytes = static_cast<double>(m_flit_size.bytes);
     cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_frequency.hz;
     cfg.local_port_width = static_cast<int>(m_local_width);
+    cfg.message_level = m_granularity == granularity::MESSAGE;
+    cfg.packet_flits = static_cast<int>(m_packet_flits);
     if (m_local_width > m_vcs) {
         throw input_error(p.where(), path() + ".local_port_width",
                           "is more than `vcs`: each flit injected in a cycle needs its own VC");
@@ -395,6 +473,10 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
         m_net->set_source(m_traffic.get());
         m_net->set_window(m_warmup, m_warmup + m_measure);
     }
+    if (!m_workload_model.empty() && m_collective == collective::NONE) {
+        throw input_error(p.where(), path() + ".collective",
+                          "workload_model needs the all-reduce of its gradients: set collective");
+    }
     if (m_collective != collective::NONE) {
         if (m_rate > 0) {
             throw input_error(p.where(), path() + ".collective",
@@ -405,26 +487,29 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     spawn_thread("run", [this] { run(); });
 }
 
-collectives::schedule noc_interposer::collective_schedule(const params& p) const {
+collectives::schedule noc_interposer::build_schedule(std::uint64_t elements) const {
     const int k = static_cast<int>(m_size), n = k * k;
-    const std::uint64_t elements = m_collective_size.bytes / 4;
+    switch (m_collective) {
+        case collective::RING:
+            return collectives::ring_allreduce(n, elements);
+        case collective::RING_2D:
+            return collectives::ring_2d(k, k, elements);
+        case collective::HIERARCHICAL_RING:
+            return collectives::hierarchical_ring(n, static_cast<int>(m_levels), elements);
+        case collective::DOUBLE_BINARY_TREE:
+            return collectives::double_binary_tree(n, elements);
+        case collective::CONCENTRATED_MULTI_TREE:
+            return collectives::concentrated_multi_tree(k, k, elements, static_cast<int>(m_trees),
+                                                        static_cast<int>(m_degree));
+        default:
+            return collectives::multi_tree(n, elements, static_cast<int>(m_trees),
+                                           static_cast<int>(m_degree));
+    }
+}
+
+collectives::schedule noc_interposer::collective_schedule(const params& p) const {
     try {
-        switch (m_collective) {
-            case collective::RING:
-                return collectives::ring_allreduce(n, elements);
-            case collective::RING_2D:
-                return collectives::ring_2d(k, k, elements);
-            case collective::HIERARCHICAL_RING:
-                return collectives::hierarchical_ring(n, static_cast<int>(m_levels), elements);
-            case collective::DOUBLE_BINARY_TREE:
-                return collectives::double_binary_tree(n, elements);
-            case collective::CONCENTRATED_MULTI_TREE:
-                return collectives::concentrated_multi_tree(
-                    k, k, elements, static_cast<int>(m_trees), static_cast<int>(m_degree));
-            default:
-                return collectives::multi_tree(n, elements, static_cast<int>(m_trees),
-                                               static_cast<int>(m_degree));
-        }
+        return build_schedule(m_collective_size.bytes / 4);
     } catch (const std::invalid_argument& e) {
         throw input_error(p.where(), path() + ".collective", e.what());
     }
@@ -440,13 +525,95 @@ std::vector<int> noc_interposer::collective_mapping(const params& p) const {
     return ring ? ring_mapping(k) : row_major_mapping(k);
 }
 
+std::unique_ptr<collective_traffic> noc_interposer::make_traffic(
+    const collectives::schedule& s) const {
+    auto t = std::make_unique<collective_traffic>(
+        s, m_rank_router, static_cast<double>(m_flit_size.bytes), static_cast<int>(m_packet_flits));
+    t->split_over_variants(m_plan == bypass_plan::BANDWIDTH_RING);
+    t->whole_messages(m_granularity == granularity::MESSAGE);
+    return t;
+}
+
 void noc_interposer::make_collective(const params& p) {
-    m_coll = std::make_unique<collective_traffic>(collective_schedule(p), collective_mapping(p),
-                                                  static_cast<double>(m_flit_size.bytes),
-                                                  static_cast<int>(m_packet_flits));
-    m_coll->split_over_variants(m_plan == bypass_plan::BANDWIDTH_RING);
+    m_rank_router = collective_mapping(p);
+    const collectives::schedule s = collective_schedule(p);
+    if (!m_workload_model.empty()) {
+        make_training(p);
+        return;
+    }
+    m_coll = make_traffic(s);
     m_coll->attach(*m_net);
     m_net->set_source(m_coll.get());
+}
+
+void noc_interposer::make_training(const params& p) {
+    const std::uint64_t chiplets = m_size * m_size;
+    if (m_batch % chiplets != 0) {
+        throw input_error(p.where(), path() + ".batch",
+                          std::to_string(m_batch) + " samples do not split evenly over " +
+                              std::to_string(chiplets) + " chiplets");
+    }
+    models::model_options o;
+    o.batch = static_cast<std::int64_t>(m_batch / chiplets);
+    o.origin = p.where();
+    std::string file;
+    try {
+        file = models::find_zoo_model(m_workload_model);
+    } catch (const input_error& e) {
+        // Name the zoo, not its folder, so that the message does not depend on the install.
+        std::string why = e.reason();
+        const std::string dir = models::zoo_dir();
+        if (const auto at = why.find(dir); at != std::string::npos) {
+            why.replace(at, dir.size(), "the zoo");
+        }
+        throw input_error(p.where(), path() + ".workload_model", why);
+    }
+    const models::model m = models::load_model(file, o);
+    pe_array_config pc;
+    pc.pes = static_cast<int>(m_pes);
+    pc.rows = pc.cols = static_cast<int>(m_pe_array);
+    pc.frequency_hz = m_pe_frequency.hz;
+    pc.pe_buffer_bytes = m_pe_buffer.bytes;
+    pc.global_buffer_bytes = m_global_buffer.bytes;
+    pc.dram_bytes_per_s = m_dram_bandwidth.bytes_per_s;
+    pc.vector_flops_per_cycle = m_vector_flops;
+    const pe_array_model pe(pc);
+    // The compute timeline in ps, turned into NoC cycles (rounded up) where buckets get ready.
+    const auto& layers = m.layers();
+    std::vector<layer_timing> t;
+    std::uint64_t fwd_ps = 0, macs = 0, cycles = 0;
+    for (const auto& l : layers) {
+        t.push_back(pe.time_layer(l, o.batch, m.bytes_per_value()));
+        fwd_ps += t.back().forward.time_ps;
+        macs += t.back().forward.gemm_macs + t.back().backward.gemm_macs;
+        cycles += t.back().forward.compute_cycles + t.back().backward.compute_cycles;
+    }
+    auto to_cycles = [this](std::uint64_t ps) { return (ps + m_cycle_ps - 1) / m_cycle_ps; };
+    std::vector<gradient_bucket_plan> buckets;
+    gradient_bucket_plan cur;
+    std::uint64_t now_ps = fwd_ps;
+    for (std::size_t i = layers.size(); i-- > 0;) {
+        now_ps += t[i].backward.time_ps;
+        if (layers[i].weight_grad_bytes <= 0) continue;
+        if (!m_allreduce_embeddings && layers[i].kind == models::layer_kind::EMBEDDING) continue;
+        cur.bytes += static_cast<std::uint64_t>(layers[i].weight_grad_bytes);
+        cur.name = layers[i].name;
+        cur.ready = to_cycles(now_ps);
+        if (cur.bytes >= m_bucket.bytes) {
+            buckets.push_back(cur);
+            cur = gradient_bucket_plan();
+        }
+    }
+    if (cur.bytes > 0) buckets.push_back(cur);
+    m_forward_ns = static_cast<double>(fwd_ps) / 1000.0;
+    const double peak = static_cast<double>(m_pes * m_pe_array * m_pe_array);
+    m_pe_util_value =
+        cycles > 0 ? static_cast<double>(macs) / (static_cast<double>(cycles) * peak) : 1.0;
+    m_training = std::make_unique<training_traffic>(
+        std::move(buckets), to_cycles(now_ps),
+        [this](std::uint64_t bytes) { return make_traffic(build_schedule(bytes / 4)); });
+    m_training->attach(*m_net);
+    m_net->set_source(m_training.get());
 }
 
 noc_interposer::~noc_interposer() = default;
@@ -485,6 +652,17 @@ void noc_interposer::run() {
         if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
         progress();
     }
+    while (m_training && !m_training->done()) {
+        m_net->run_until(m_net->now() + quantum);
+        const sc_core::sc_time at = ps_time(m_net->now() * m_cycle_ps);
+        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        progress();
+    }
+    if (m_training) {
+        // The backward pass may end after the last all-reduce.
+        const sc_core::sc_time at = ps_time(m_training->iteration_end() * m_cycle_ps);
+        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+    }
     while (m_traffic) {
         const std::uint64_t target = std::min(stop, m_net->now() + quantum);
         m_net->run_until(target);
@@ -501,6 +679,7 @@ void noc_interposer::run() {
 std::string noc_interposer::pending_work() const {
     if (m_finished) return {};
     if (m_coll) return m_coll->pending() + " at cycle " + std::to_string(m_net->now());
+    if (m_training) return m_training->pending() + " at cycle " + std::to_string(m_net->now());
     return std::to_string(m_net->measured_outstanding()) + " measured packets in flight at cycle " +
            std::to_string(m_net->now());
 }
@@ -515,6 +694,10 @@ void noc_interposer::audit(audit_log& log) const {
     // Synthetic traffic stops at the end of its window with packets on the way; a collective
     // is complete only when every message has arrived.
     if (m_collective != collective::NONE) {
+        if (m_training) {
+            log.check(path(), "every gradient bucket all-reduced", m_training->done(),
+                      m_training->pending());
+        }
         log.check(path(), "every packet of the collective delivered", net.in_flight() == 0,
                   std::to_string(net.in_flight()) + " packet(s) in flight");
     }
@@ -552,6 +735,21 @@ void noc_interposer::end_of_run() {
         m_coll_throughput.set(
             t_ns > 0 ? static_cast<double>(m_collective_size.bytes) / (t_ns * 1e-9) : 0.0);
         m_coll_rounds.set(static_cast<double>(m_coll->rounds()));
+    }
+    if (m_training) {
+        const double ns = static_cast<double>(m_cycle_ps) / 1000.0;
+        const auto iter = static_cast<double>(m_training->iteration_end()) * ns;
+        const auto compute = static_cast<double>(m_training->compute_end()) * ns;
+        m_iter_time.set(iter);
+        m_compute_time.set(compute);
+        m_forward_time.set(m_forward_ns);
+        m_comm_time.set(static_cast<double>(m_training->communication_cycles()) * ns);
+        m_exposed.set(iter - compute);
+        std::uint64_t bytes = 0;
+        for (const auto& b : m_training->buckets()) bytes += b.bytes;
+        m_grad_bytes.set(static_cast<double>(bytes));
+        m_buckets_stat.set(static_cast<double>(m_training->buckets().size()));
+        m_pe_util.set(m_pe_util_value);
     }
     const energy_totals e = energy_totals::of(c, m_energy);
     m_e_buffer.set(e.buffer_pj);

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "noc/chiplet/training_traffic.h"
 #include "noc/collective/collective_traffic.h"
 #include "noc/energy/noc_energy.h"
 #include "noc/network/noc_network.h"
@@ -44,9 +45,13 @@ private:
     };
     enum class mapping { AUTO, ROW_MAJOR, RING };
     enum class bypass_plan { MANUAL, BANDWIDTH_RING, TREE };
+    enum class granularity { FLIT, MESSAGE };
     collectives::schedule collective_schedule(const params& p) const;
     std::vector<int> collective_mapping(const params& p) const;
     void make_collective(const params& p);
+    collectives::schedule build_schedule(std::uint64_t elements) const;  // invalid_argument
+    std::unique_ptr<collective_traffic> make_traffic(const collectives::schedule& s) const;
+    void make_training(const params& p);
     void run();
     std::vector<bypass_segment> parse_bypass(const params& p) const;
 
@@ -73,6 +78,14 @@ private:
     mapping m_mapping = mapping::AUTO;
     bypass_plan m_plan = bypass_plan::MANUAL;
     std::uint64_t m_local_width = 1;
+    granularity m_granularity = granularity::FLIT;
+    std::string m_workload_model;
+    bool m_allreduce_embeddings = true;
+    std::uint64_t m_batch = 64, m_pes = 16, m_pe_array = 32;
+    units::data_size m_bucket, m_pe_buffer, m_global_buffer;
+    units::frequency m_pe_frequency;
+    units::bandwidth m_dram_bandwidth;
+    double m_vector_flops = 32;
 
     // Model.
     std::unique_ptr<noc_topology> m_topo;
@@ -80,6 +93,9 @@ private:
     std::unique_ptr<noc_network> m_net;
     std::unique_ptr<uniform_traffic> m_traffic;
     std::unique_ptr<collective_traffic> m_coll;
+    std::unique_ptr<training_traffic> m_training;
+    std::vector<int> m_rank_router;  // router of each rank of the collective
+    double m_pe_util_value = 1, m_forward_ns = 0;
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;
     std::uint64_t m_last_cycle = 0;
@@ -92,6 +108,8 @@ private:
     scalar m_e_buffer, m_e_crossbar, m_e_alloc, m_e_link_total, m_e_total;
     std::vector<counter> m_router_flits;
     scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used, m_segments;
+    scalar m_iter_time, m_compute_time, m_forward_time, m_comm_time, m_exposed, m_grad_bytes;
+    scalar m_buckets_stat, m_pe_util;
     std::vector<traced_level> m_occupancy;
     std::vector<traced_level> m_mux;
 };

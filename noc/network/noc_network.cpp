@@ -45,6 +45,11 @@ noc_network::noc_network(const noc_topology& topo, const route_table& routes,
     }
     m_forwarded.assign(static_cast<std::size_t>(n), 0);
     m_channel_flits.assign(topo.channels().size(), 0);
+    if (cfg.message_level) {
+        m_message = std::make_unique<message_timing>(topo, routes, m_timing, cfg.pipeline_stages,
+                                                     cfg.local_port_width, cfg.packet_flits,
+                                                     cfg.buffer_depth);
+    }
 }
 
 std::size_t noc_network::channels_used() const {
@@ -67,7 +72,10 @@ std::uint32_t noc_network::add_packet(int src, int dst, int flits, std::uint64_t
     p = noc_packet{};
     p.src = src;
     p.dst = dst;
-    p.flits = static_cast<std::uint16_t>(flits);
+    if (!m_message && flits > 65535) {
+        throw std::invalid_argument("a flit-level packet has at most 65535 flits");
+    }
+    p.flits = static_cast<std::uint32_t>(flits);
     p.measured = measured;
     p.created = created;
     p.tag = tag;
@@ -76,6 +84,13 @@ std::uint32_t noc_network::add_packet(int src, int dst, int flits, std::uint64_t
     ++m_added_total;
     ++m_counts.packets_created;
     if (measured) ++m_measured_outstanding;
+    if (m_message) {
+        p.injected = created;
+        p.hops = static_cast<std::uint16_t>(
+            m_message->add(id, src, dst, static_cast<std::uint64_t>(flits), created, variant,
+                           m_counts, m_channel_flits, m_forwarded));
+        return id;
+    }
     interface& ni = m_ni[static_cast<std::size_t>(src)];
     ni.queue.push_back(id);
     if (!ni.active) {
@@ -148,7 +163,11 @@ void noc_network::eject(int router, const noc_flit& f, std::uint64_t now) {
     ++m_forwarded[static_cast<std::size_t>(router)];
     if (at >= m_window_begin && at < m_window_end) ++m_window_flits;
     if (f.seq != f.last) return;
-    noc_packet& p = m_packets[f.packet];
+    deliver(f.packet, at);
+}
+
+void noc_network::deliver(std::uint32_t packet, std::uint64_t at) {
+    noc_packet& p = m_packets[packet];
     ++m_counts.packets_delivered;
     if (p.measured) {
         m_latency.sample(static_cast<double>(at - p.created));
@@ -159,7 +178,7 @@ void noc_network::eject(int router, const noc_flit& f, std::uint64_t now) {
     if (on_delivered) on_delivered(p, at);
     --m_live;
     ++m_delivered_total;
-    m_free_packets.push_back(f.packet);
+    m_free_packets.push_back(packet);
 }
 
 void noc_network::inject(int node, std::uint64_t now) {
@@ -250,7 +269,37 @@ void noc_network::cycle(std::uint64_t now) {
     }
 }
 
+void noc_network::run_messages(std::uint64_t end) {
+    // Visits only the cycles in which the source creates packets, a flow starts or ends, or a
+    // message is delivered; a delivery's callback may make the source create packets from the
+    // next cycle on.
+    while (m_now < end) {
+        std::uint64_t next = m_source ? m_source->next_cycle() : end;
+        if (!m_deliveries.empty()) next = std::min(next, m_deliveries.top().first);
+        next = std::min(next, m_message->next_event_cycle());
+        if (next > m_now) m_now = std::min(next, end);
+        if (m_now >= end) break;
+        m_done.clear();
+        m_message->advance(static_cast<double>(m_now), m_done);
+        for (const auto& d : m_done) m_deliveries.push({std::max(d.delivered, m_now), d.id});
+        if (m_source && m_source->next_cycle() <= m_now) m_source->generate(m_now, *this);
+        while (!m_deliveries.empty() && m_deliveries.top().first <= m_now) {
+            const std::uint32_t id = m_deliveries.top().second;
+            const std::uint64_t at = m_deliveries.top().first;
+            m_deliveries.pop();
+            const noc_packet& p = m_packets[id];
+            if (at >= m_window_begin && at < m_window_end) m_window_flits += p.flits;
+            deliver(id, at);
+        }
+        ++m_now;
+    }
+}
+
 void noc_network::run_until(std::uint64_t end) {
+    if (m_message) {
+        run_messages(end);
+        return;
+    }
     while (m_now < end) {
         if (idle()) {
             // Nothing moves until the source's next packet: jump there.

@@ -9,9 +9,12 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <queue>
 #include <vector>
 
 #include "noc/link/link_timing.h"
+#include "noc/network/message_timing.h"
 #include "noc/router/noc_router.h"
 #include "noc/topology/noc_topology.h"
 #include "noc/topology/route_table.h"
@@ -29,6 +32,10 @@ struct network_config {
     double flit_bytes = 68;
     double bytes_per_cycle = 68;  // link bandwidth / router clock
     int local_port_width = 1;     // flits per cycle injected and ejected at a router
+    // Message level (message_timing.h): a packet reserves its route analytically instead of
+    // moving flit by flit; packets may then be longer than 65535 flits.
+    bool message_level = false;
+    int packet_flits = 8;  // the flit level's packet size, for allocation counts
 };
 
 // Event counts the energy model and the statistics read.
@@ -42,7 +49,7 @@ struct network_counts {
 
 struct noc_packet {
     int src = 0, dst = 0;
-    std::uint16_t flits = 1;
+    std::uint32_t flits = 1;
     std::uint16_t hops = 0;
     bool measured = false;
     std::uint8_t variant = 0;  // route variant (route_table::alternate)
@@ -69,7 +76,10 @@ public:
     void run_until(std::uint64_t end);
     std::uint64_t now() const { return m_now; }
     // Nothing in flight, queued or scheduled (a source may still create packets later).
-    bool idle() const { return m_active.empty() && m_active_ni.empty() && m_pending_events == 0; }
+    bool idle() const {
+        return m_active.empty() && m_active_ni.empty() && m_pending_events == 0 &&
+               m_deliveries.empty() && (!m_message || m_message->idle());
+    }
 
     // Called when the tail of a packet is ejected, with the cycle it leaves the router.
     std::function<void(const noc_packet&, std::uint64_t cycle)> on_delivered;
@@ -143,6 +153,8 @@ private:
     void inject(int node, std::uint64_t now);
     void inject_slot(int node, interface& ni, injection& slot, std::uint64_t now);
     void cycle(std::uint64_t now);
+    void run_messages(std::uint64_t end);
+    void deliver(std::uint32_t packet, std::uint64_t at);
 
     const noc_topology& m_topo;
     const route_table& m_routes;
@@ -165,6 +177,11 @@ private:
     distribution m_latency, m_net_latency, m_hops;
     std::vector<std::uint64_t> m_forwarded;
     std::vector<std::uint64_t> m_channel_flits;
+    // Message level: the analytic model and the pending deliveries (cycle, packet).
+    std::unique_ptr<message_timing> m_message;
+    using delivery = std::pair<std::uint64_t, std::uint32_t>;
+    std::priority_queue<delivery, std::vector<delivery>, std::greater<delivery>> m_deliveries;
+    std::vector<message_timing::done> m_done;
 };
 
 }  // namespace trainvp::noc

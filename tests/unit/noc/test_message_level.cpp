@@ -1,0 +1,130 @@
+// Message level (noc/network/message_timing) against the flit level it abstracts.
+//
+// Zero load: one message of F flits over H hops is delivered at H (s + L) + s + (F - 1) at both
+// levels (the closed form of tests/unit/noc/test_network.cpp), to the cycle.
+//
+// Collectives: the completion time of ring, DB-T and MT all-reduces at message level against
+// flit level, and the event counts energy is computed from.  Tolerances, with their reasons:
+//  - ring on a mesh: exact.  Every ring step moves one message per channel; nothing is shared.
+//  - ARIES bandwidth ring: 3 %.  The two halves of a message share the injection and ejection
+//    ports; the flit level interleaves their 8-flit packets, the message level shares fluidly.
+//  - DB-T: 7 %.  Messages share channels; the message level shares them max-min fairly, the
+//    flit level by round-robin switch allocation over 8-flit packets with 4 VCs and 32-flit
+//    buffers, whose head-of-line blocking it does not model (measured: -6 % .. +0.4 %).
+//  - MT: 35 % up to 512 KiB, and the message level is the faster in large messages.  With one
+//    tree per rank dozens of flows cross each router; the flit level's separable allocator and
+//    VC/buffer blocking lose throughput that max-min fair sharing does not (measured: +3 % and
+//    +5.5 % at 64 KiB on 4x4 and 8x8, -16 % and -38 % at 2 MiB).  The 3 % the design asks for
+//    is NOT met for MT: message-level MT times are optimistic for large messages.
+//  Energy: buffer writes and reads, crossbar traversals, switch allocations, flit hops and
+//  link length are equal exactly (the same flits cross the same routers); VC allocations are
+//  per 8-flit packet at both levels and equal unless a message is split in two halves.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "noc/collective/aries_ring_plan.h"
+#include "noc/collective/collective_traffic.h"
+#include "noc/network/noc_network.h"
+#include "workloads/collectives/collectives.h"
+
+namespace trainvp::noc {
+namespace {
+
+struct outcome {
+    std::uint64_t cycles = 0;
+    network_counts counts;
+};
+
+enum class alg { RING, DBT, MT };
+
+outcome run(int k, alg a, std::uint64_t bytes, bool message, bool aries_ring = false) {
+    const int n = k * k;
+    const auto topo = aries_ring
+                          ? noc_topology::aries(k, bandwidth_ring_segments(k, ring_mapping(k)))
+                          : noc_topology::mesh(k);
+    const auto rt =
+        aries_ring ? ring_route_table(topo, ring_mapping(k)) : route_table::dimension_order(topo);
+    network_config cfg;
+    cfg.message_level = message;
+    cfg.local_port_width = aries_ring ? 2 : 1;
+    noc_network net(topo, rt, cfg);
+    const std::uint64_t e = bytes / 4;
+    const auto s = a == alg::RING  ? collectives::ring_allreduce(n, e)
+                   : a == alg::DBT ? collectives::double_binary_tree(n, e)
+                                   : collectives::multi_tree(n, e);
+    collective_traffic c(s, a == alg::RING ? ring_mapping(k) : row_major_mapping(k), cfg.flit_bytes,
+                         8);
+    c.split_over_variants(aries_ring);
+    c.whole_messages(message);
+    c.attach(net);
+    net.set_source(&c);
+    net.run_until(1000000000);
+    EXPECT_TRUE(c.done()) << c.pending();
+    EXPECT_TRUE(net.idle());
+    return {c.finish_cycle(), net.counts()};
+}
+
+void same_energy_counts(const network_counts& f, const network_counts& m, bool va) {
+    EXPECT_EQ(f.buffer_writes, m.buffer_writes);
+    EXPECT_EQ(f.buffer_reads, m.buffer_reads);
+    EXPECT_EQ(f.crossbar, m.crossbar);
+    EXPECT_EQ(f.switch_allocations, m.switch_allocations);
+    EXPECT_EQ(f.flit_hops, m.flit_hops);
+    EXPECT_DOUBLE_EQ(f.link_flit_pitches, m.link_flit_pitches);
+    EXPECT_EQ(f.flits_delivered, m.flits_delivered);
+    if (va) EXPECT_EQ(f.vc_allocations, m.vc_allocations);
+}
+
+TEST(message_level, zero_load_message_matches_the_closed_form) {
+    const auto topo = noc_topology::mesh(4);
+    const auto rt = route_table::dimension_order(topo);
+    network_config cfg;
+    cfg.message_level = true;
+    noc_network net(topo, rt, cfg);
+    std::uint64_t at = 0;
+    net.on_delivered = [&](const noc_packet&, std::uint64_t c) { at = c; };
+    // Router 0 to router 15: H = 6 hops of L = 10 cycles, s = 2, F = 1000 flits.
+    net.add_packet(0, 15, 1000, 0, true);
+    net.run_until(100000);
+    EXPECT_EQ(at, 6u * (2 + 10) + 2 + 999);
+}
+
+struct level_case {
+    int k;
+    alg a;
+    std::uint64_t bytes;
+    double tolerance;
+    bool aries = false;
+};
+
+class message_vs_flit : public ::testing::TestWithParam<level_case> {};
+
+TEST_P(message_vs_flit, completion_time_and_energy_counts) {
+    const level_case c = GetParam();
+    const outcome f = run(c.k, c.a, c.bytes, false, c.aries);
+    const outcome m = run(c.k, c.a, c.bytes, true, c.aries);
+    const double err = std::abs(static_cast<double>(m.cycles) - static_cast<double>(f.cycles)) /
+                       static_cast<double>(f.cycles);
+    EXPECT_LE(err, c.tolerance) << "flit " << f.cycles << " message " << m.cycles;
+    same_energy_counts(f.counts, m.counts, !c.aries);
+}
+
+// Flit-level runs of 8x8 trees at 2 MiB take seconds: the 8x8 trees are checked at 64 KiB
+// (the 2 MiB figures in the header were measured with tools/ and the CLI).
+INSTANTIATE_TEST_SUITE_P(noc, message_vs_flit,
+                         ::testing::Values(level_case{4, alg::RING, 64 << 10, 0.0},
+                                           level_case{4, alg::RING, 2 << 20, 0.0},
+                                           level_case{8, alg::RING, 64 << 10, 0.0},
+                                           level_case{8, alg::RING, 2 << 20, 0.0},
+                                           level_case{4, alg::RING, 64 << 10, 0.03, true},
+                                           level_case{8, alg::RING, 2 << 20, 0.03, true},
+                                           level_case{4, alg::DBT, 64 << 10, 0.07},
+                                           level_case{4, alg::DBT, 2 << 20, 0.07},
+                                           level_case{8, alg::DBT, 64 << 10, 0.07},
+                                           level_case{4, alg::MT, 64 << 10, 0.35},
+                                           level_case{4, alg::MT, 512 << 10, 0.35},
+                                           level_case{8, alg::MT, 64 << 10, 0.35}));
+
+}  // namespace
+}  // namespace trainvp::noc

@@ -1,0 +1,78 @@
+// One training iteration on the package (noc/chiplet/training_traffic): gradient buckets'
+// all-reduces start when the backward pass has produced them and one after another, so
+//   start_1 = ready_1,  start_i = max(ready_i, finish_{i-1} + 1),
+//   finish_i = start_i + T(bytes_i)   (T: the same all-reduce run alone on an idle network),
+//   iteration = max(compute end, finish_last).
+// On an idle network an all-reduce's duration does not depend on its start cycle, so the
+// expectations are exact.
+#include <gtest/gtest.h>
+
+#include "noc/chiplet/training_traffic.h"
+#include "noc/network/noc_network.h"
+#include "workloads/collectives/collectives.h"
+
+namespace trainvp::noc {
+namespace {
+
+constexpr int k = 4;
+
+std::unique_ptr<collective_traffic> ring(std::uint64_t bytes) {
+    return std::make_unique<collective_traffic>(collectives::ring_allreduce(k * k, bytes / 4),
+                                                ring_mapping(k), 68.0, 8);
+}
+
+// The ring's duration alone, from cycle 0.
+std::uint64_t alone(std::uint64_t bytes) {
+    const auto t = noc_topology::mesh(k);
+    const auto rt = route_table::dimension_order(t);
+    noc_network net(t, rt, network_config{});
+    auto c = ring(bytes);
+    c->attach(net);
+    net.set_source(c.get());
+    net.run_until(100000000);
+    EXPECT_TRUE(c->done());
+    return c->finish_cycle();
+}
+
+training_traffic run(std::vector<gradient_bucket_plan> buckets, std::uint64_t compute_end) {
+    const auto t = noc_topology::mesh(k);
+    const auto rt = route_table::dimension_order(t);
+    noc_network net(t, rt, network_config{});
+    training_traffic tr(std::move(buckets), compute_end, ring);
+    tr.attach(net);
+    net.set_source(&tr);
+    net.run_until(100000000);
+    EXPECT_TRUE(tr.done()) << tr.pending();
+    return tr;
+}
+
+TEST(training_traffic, a_bucket_starts_when_the_backward_pass_produced_it) {
+    const std::uint64_t t = alone(64 * 1024);
+    const auto tr = run({{"a", 64 * 1024, 1000}}, 500);
+    EXPECT_EQ(tr.buckets()[0].start, 1000u);
+    EXPECT_EQ(tr.communication_end(), 1000u + t);
+    EXPECT_EQ(tr.iteration_end(), 1000u + t);
+    EXPECT_EQ(tr.communication_cycles(), t);
+}
+
+TEST(training_traffic, buckets_run_one_after_another) {
+    const std::uint64_t t1 = alone(64 * 1024), t2 = alone(16 * 1024);
+    const auto tr = run({{"a", 64 * 1024, 1000}, {"b", 16 * 1024, 1200}}, 1500);
+    EXPECT_EQ(tr.buckets()[1].start, 1000u + t1 + 1);
+    EXPECT_EQ(tr.communication_end(), 1000u + t1 + 1 + t2);
+    EXPECT_EQ(tr.communication_cycles(), t1 + t2);
+}
+
+TEST(training_traffic, communication_hidden_under_the_backward_pass_costs_nothing) {
+    const std::uint64_t t = alone(16 * 1024);
+    const std::uint64_t compute_end = 1000 + t + 100000;
+    const auto tr = run({{"a", 16 * 1024, 1000}}, compute_end);
+    EXPECT_EQ(tr.iteration_end(), compute_end);
+    // A bucket ready long after the previous one finished starts at its ready cycle.
+    const auto tr2 = run({{"a", 16 * 1024, 1000}, {"b", 16 * 1024, 1000 + t + 5000}}, 0);
+    EXPECT_EQ(tr2.buckets()[1].start, 1000u + t + 5000);
+    EXPECT_EQ(tr2.iteration_end(), 1000u + 2 * t + 5000);
+}
+
+}  // namespace
+}  // namespace trainvp::noc
