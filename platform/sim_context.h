@@ -22,6 +22,7 @@ struct sim_settings {
     units::duration warmup;
     std::uint64_t seed = 1;
     bool timeline = true;
+    bool breakdown = true;
 
     static void declare(param_list<sim_settings>& d);
     static const std::vector<param_decl>& decls();
