@@ -59,6 +59,7 @@ public:
     // The ops it holds now, and the most it held at once (a training run: the iterations it
     // is running, not the whole run; ip/host/README.md, "Soak").
     std::size_t live_ops() const { return m_window.size(); }
+    std::size_t total_ops() const { return m_total; }
     std::size_t max_live_ops() const { return m_max_live; }
     // A chunk (an iteration) is dropped once every op of it is done and nothing still refers
     // to it; more than this many at once is an internal error.

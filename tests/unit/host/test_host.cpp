@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
+#include "ip/host/host_cpu.h"
 #include "tests/support/sim_fixture.h"
 
 namespace trainvp {
@@ -508,6 +510,74 @@ TEST(host, a_host_without_ops_finishes_at_once) {
     auto r = simulate(host_with_memory("", "      []\n"));
     EXPECT_EQ(r.result.status, run_status::FINISHED);
     EXPECT_EQ(r.end_ps(), 0u);
+}
+
+}  // namespace
+}  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+// Soak (ip/host/README.md): a training run's hosts hold the iterations they are running, not
+// the whole run.  Paper configs with 50 iterations: every host's most ops held at once stays
+// within 3 iterations' worth (the one it runs, the previous one while the next one's forward
+// ops wait for its updates, and the next one a unit has reached), while the run does every op.
+struct soak_run {
+    std::unique_ptr<simulation> sim;
+    run_result result;
+};
+
+soak_run run_paper(const std::string& config, int iterations, bool breakdown = true) {
+    platform_loader loader(registry::global());
+    std::vector<std::string> sets = {"workload.training.iterations=" + std::to_string(iterations),
+                                     "simulation.timeline=false"};
+    if (!breakdown) sets.push_back("simulation.breakdown=false");
+    soak_run r;
+    r.sim = std::make_unique<simulation>(
+        loader.load(std::string(TRAINVP_SOURCE_DIR) + "/configs/papers/" + config, sets),
+        registry::global());
+    r.sim->elaborate();
+    r.result = r.sim->run();
+    return r;
+}
+
+void expect_bounded_window(const soak_run& r, int iterations) {
+    ASSERT_EQ(r.result.status, run_status::FINISHED) << r.result.error;
+    int hosts = 0;
+    for (ip_module* b : r.sim->blocks()) {
+        const auto* h = dynamic_cast<const ip::host_cpu*>(b);
+        if (h == nullptr) continue;
+        ++hosts;
+        ASSERT_EQ(h->total_ops() % static_cast<std::size_t>(iterations), 0u) << h->path();
+        const std::size_t per_iteration = h->total_ops() / static_cast<std::size_t>(iterations);
+        EXPECT_GT(per_iteration, 0u) << h->path();
+        EXPECT_LE(h->max_live_ops(), 3 * per_iteration) << h->path();
+        std::cout << h->path() << ": " << per_iteration << " ops per iteration, at most "
+                  << h->max_live_ops() << " held at once\n";
+        // At the end only the last chunks are left (the last is never dropped: no next one).
+        EXPECT_LE(h->live_ops(), 2 * per_iteration) << h->path();
+        EXPECT_TRUE(h->finished()) << h->path();
+    }
+    EXPECT_GT(hosts, 1);
+}
+
+TEST(host_soak, ring_hdc_50_iterations_holds_at_most_3_iterations_of_ops) {
+    const soak_run r = run_paper("inceptionn/inc_hdc.yaml", 50);
+    expect_bounded_window(r, 50);
+    ASSERT_TRUE(r.result.has_breakdown) << r.result.breakdown.error;
+    EXPECT_GT(r.result.breakdown.total_ps, 0u);
+}
+
+TEST(host_soak, worker_aggregator_hdc_50_iterations_holds_at_most_3_iterations_of_ops) {
+    const soak_run r = run_paper("inceptionn/wa_hdc.yaml", 50);
+    expect_bounded_window(r, 50);
+    EXPECT_TRUE(r.result.has_breakdown) << r.result.breakdown.error;
+}
+
+TEST(host_soak, without_the_breakdown_nothing_is_recorded) {
+    const soak_run r = run_paper("inceptionn/inc_hdc.yaml", 5, false);
+    expect_bounded_window(r, 5);
+    EXPECT_FALSE(r.result.has_breakdown);
 }
 
 }  // namespace
