@@ -431,7 +431,9 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
     } catch (const std::invalid_argument& e) {
         throw input_error(t.loc(), base, e.what());
     }
-    const workloads::training_builder& b = *built;
+    // Shared with the hosts' iteration sources, which build iterations as the run goes.
+    const auto shared = std::make_shared<const workloads::training_builder>(std::move(*built));
+    const workloads::training_builder& b = *shared;
 
     // Generated lists go to the hosts as they are; an op a host cannot run is reported at the
     // training section, naming the op.
@@ -444,7 +446,6 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
     if (g == nullptr) {
         // One iteration at a time: a host holds the iterations it is running, not the whole
         // run (ip/host/README.md, "Soak").
-        auto shared = std::make_shared<const workloads::training_builder>(std::move(*built));
         auto hand_iterations = [&](const training_host& h, std::size_t rank, bool agg) {
             dynamic_cast<workload_sink*>(by_path.at(h.path))
                 ->accept_source(std::make_unique<workloads::iteration_source>(shared, rank, agg),
