@@ -582,3 +582,67 @@ TEST(host_soak, without_the_breakdown_nothing_is_recorded) {
 
 }  // namespace
 }  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+// A stream of `chunks` chunks of one compute op each; chunk `bad` waits for op `dep`.
+class chain_source : public ops::op_source {
+public:
+    chain_source(std::size_t chunks, std::size_t bad, std::size_t dep)
+        : m_chunks(chunks), m_bad(bad), m_dep(dep) {}
+    std::size_t chunks() const override { return m_chunks; }
+    std::vector<ops::op> take(std::size_t c) override {
+        ops::op o;
+        o.kind = ops::op_kind::COMPUTE;
+        o.flops = 1e6;
+        if (c > 0) o.after = {c - 1};
+        if (c == m_bad) o.after = {m_dep};
+        return {o};
+    }
+    std::size_t size() const override { return m_chunks; }
+    std::array<std::size_t, ops::k_op_units> unit_sizes() const override {
+        return {m_chunks, 0, 0, 0};
+    }
+
+private:
+    std::size_t m_chunks, m_bad, m_dep;
+};
+
+run run_source(std::unique_ptr<ops::op_source> src) {
+    run r;
+    r.sim = make_sim(R"(
+simulation: {stall_timeout: 10ms}
+components:
+  host: {type: host.cpu}
+  mem: {type: memory, bandwidth: 25.6GB/s, latency: 80ns}
+connections:
+  - host.mem -> mem.target
+)");
+    r.sim->elaborate();
+    dynamic_cast<ip::host_cpu*>(r.sim->block("host"))
+        ->accept_source(std::move(src), source_loc{}, "test");
+    r.result = r.sim->run();
+    return r;
+}
+
+TEST(host_soak, chunks_are_dropped_as_they_finish) {
+    const run r = run_source(std::make_unique<chain_source>(20, 20, 0));
+    ASSERT_EQ(r.result.status, run_status::FINISHED) << r.result.error;
+    const auto* h = dynamic_cast<const ip::host_cpu*>(r.sim->block("host"));
+    EXPECT_EQ(h->total_ops(), 20u);
+    // The running chunk and the one before it (kept until the next one's deps on it are done).
+    EXPECT_EQ(h->max_live_ops(), 2u);
+}
+
+TEST(host_soak, an_op_waiting_for_a_dropped_chunk_is_an_internal_error) {
+    // Chunk 3 may wait for chunks 2 and 3 only; op 0 is in chunk 0 (long dropped).
+    const run r = run_source(std::make_unique<chain_source>(5, 3, 0));
+    EXPECT_EQ(r.result.status, run_status::FAILED);
+    EXPECT_NE(r.result.error.find("op 3 waits for op 0, before the previous chunk of its stream"),
+              std::string::npos)
+        << r.result.error;
+}
+
+}  // namespace
+}  // namespace trainvp
