@@ -245,10 +245,9 @@ void host_cpu::materialise_next() {
         op_status s;
         for (std::size_t d : list[k].after) {
             if (d >= i || d < previous) {
-                throw std::logic_error(path() + ": op " + std::to_string(i) + " waits for op " +
-                                       std::to_string(d) +
-                                       (d >= i ? ", a later one"
-                                               : ", before the previous chunk of its stream"));
+                throw std::logic_error(
+                    path() + ": op " + std::to_string(i) + " waits for op " + std::to_string(d) +
+                    (d >= i ? ", a later one" : ", before the previous chunk of its stream"));
             }
             if (d < ch.begin) s.refs_previous = true;
         }
@@ -851,8 +850,8 @@ void host_cpu::audit(audit_log& log) const {
         log.check(path(), "functional result equals the reference within the codecs' bound",
                   bad == 0, detail);
     }
-    log.check(path(), "every op done (every collective completed on this rank)",
-              m_done == m_total, std::to_string(m_done) + " of " + std::to_string(m_total) + " done");
+    log.check(path(), "every op done (every collective completed on this rank)", m_done == m_total,
+              std::to_string(m_done) + " of " + std::to_string(m_total) + " done");
     log.check(
         path(), "every arrived message received", m_unexpected.empty(),
         std::to_string(m_unexpected.size()) + " message(s) nobody received, the first from node " +
