@@ -18,7 +18,12 @@ void sim_settings::declare(param_list<sim_settings>& d) {
     d.param("seed", &sim_settings::seed, "1", "Seed of every random stream in the run")
         .range("0", "2^62");
     d.param("timeline", &sim_settings::timeline, "true",
-            "Record spans of activity into timeline.json");
+            "Record spans of activity into timeline.json (every op's span is kept until the "
+            "end of the run: memory grows with the run; false for long soak runs)");
+    d.param("breakdown", &sim_settings::breakdown, "true",
+            "Record every host op's times for the `iteration` critical-path breakdown in "
+            "stats.json (a compact record of ~90 B per op, kept until the end of the run: "
+            "memory grows with the run; false drops the breakdown, for long soak runs)");
     d.choice("granularity", &sim_settings::grain,
              {{"packet", granularity::PACKET}, {"message", granularity::MESSAGE}}, "packet",
              "Cluster network detail (DESIGN.md: granularity is a knob). packet: every Ethernet "

@@ -28,6 +28,7 @@ struct sim_settings {
     std::uint64_t seed = 1;
     bool timeline = true;
     granularity grain = granularity::PACKET;
+    bool breakdown = true;
 
     static void declare(param_list<sim_settings>& d);
     static const std::vector<param_decl>& decls();

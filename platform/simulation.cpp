@@ -377,7 +377,7 @@ run_result simulation::run(const run_progress_hook* hook) {
     if (r.status == run_status::FINISHED) {
         std::vector<workloads::host_run> runs;
         for (ip_module* b : m_blocks) {
-            if (const auto* sink = dynamic_cast<const workload_sink*>(b)) {
+            if (auto* sink = dynamic_cast<workload_sink*>(b)) {
                 workloads::host_run hr = sink->ran();
                 if (!hr.ops.empty()) runs.push_back(std::move(hr));
             }

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 #include "platform/did_you_mean.h"
@@ -13,6 +14,7 @@
 #include "platform/platform_loader.h"
 #include "platform/workload_sink.h"
 #include "workloads/iteration/gradient_generator.h"
+#include "workloads/iteration/iteration_source.h"
 #include "workloads/iteration/training_builder.h"
 #include "workloads/models/model_loader.h"
 
@@ -429,18 +431,28 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
     } catch (const std::invalid_argument& e) {
         throw input_error(t.loc(), base, e.what());
     }
-    const workloads::training_builder& b = *built;
+    // Shared with the hosts' iteration sources, which build iterations as the run goes.
+    const auto shared = std::make_shared<const workloads::training_builder>(std::move(*built));
+    const workloads::training_builder& b = *shared;
 
     // Generated lists go to the hosts as they are; an op a host cannot run is reported at the
     // training section, naming the op.
     auto hand = [&](const training_host& h, std::vector<ops::op> list) {
         dynamic_cast<workload_sink*>(by_path.at(h.path))
-            ->accept_ops(ops::op_list(std::move(list)), t.loc(), base);
+            ->accept_source(std::make_unique<ops::list_source>(ops::op_list(std::move(list))),
+                            t.loc(), base);
     };
     const config_node* g = t.find("gradient");
     if (g == nullptr) {
-        for (std::size_t r = 0; r < workers.size(); ++r) hand(workers[r], b.worker_ops(r));
-        if (aggregator) hand(*aggregator, b.aggregator_ops());
+        // One iteration at a time: a host holds the iterations it is running, not the whole
+        // run (ip/host/README.md, "Soak").
+        auto hand_iterations = [&](const training_host& h, std::size_t rank, bool agg) {
+            dynamic_cast<workload_sink*>(by_path.at(h.path))
+                ->accept_source(std::make_unique<workloads::iteration_source>(shared, rank, agg),
+                                t.loc(), base);
+        };
+        for (std::size_t r = 0; r < workers.size(); ++r) hand_iterations(workers[r], r, false);
+        if (aggregator) hand_iterations(*aggregator, workers.size(), true);
         return o.iterations;
     }
 

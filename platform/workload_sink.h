@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "platform/error.h"
 #include "workloads/iteration/critical_path.h"
 #include "workloads/ops/op_list.h"
+#include "workloads/ops/op_source.h"
 
 namespace trainvp {
 
@@ -24,10 +26,12 @@ class workload_sink {
 public:
     virtual ~workload_sink() = default;
     virtual void accept_workload(const config_node& ops, const std::string& key) = 0;
-    // A generated op list (workload.training), handed over as it is: valid by construction
+    // A generated op stream (workload.training), handed over as it is, in chunks (one per
+    // iteration) that the block takes as it runs (ops/op_source.h): valid by construction
     // (every `after` names an earlier op).  An op the block cannot run is an input error at
     // `where` / `key` (the section that generated it), naming the op.
-    virtual void accept_ops(ops::op_list list, const source_loc& where, const std::string& key) = 0;
+    virtual void accept_source(std::unique_ptr<ops::op_source> ops, const source_loc& where,
+                               const std::string& key) = 0;
     // Functional payload mode (DESIGN.md): the initial contents of the block's memory at
     // [address, address + bytes.size()), e.g. a worker's gradient.  Messages sent from that
     // range carry its bytes, and receives and sums into it change them.
@@ -48,9 +52,9 @@ public:
         (void)allowance;
     }
     // The ops it ran, with their times, for the iteration breakdown (critical_path.h); the
-    // simulation calls it once the run has ended.  Ops that never started are left out, and so
-    // is everything after them on their unit.
-    virtual workloads::host_run ran() const = 0;
+    // simulation calls it once, after the run has ended (the block may hand over its records).
+    // Ops that never started are left out, and so is everything after them on their unit.
+    virtual workloads::host_run ran() = 0;
 };
 
 }  // namespace trainvp

@@ -155,7 +155,7 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
 }
 
 std::string host_cpu::describe(std::size_t i) const {
-    const ops::op& o = m_ops[i];
+    const ops::op& o = op_at(i);
     const std::string kind = ops::kind_name(o.kind);
     if (o.name.empty()) return "op [" + std::to_string(i) + "] (" + kind + ")";
     return "op '" + o.name + "' (" + kind + ")";
@@ -167,31 +167,35 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
     if (m_has_workload) {
         throw input_error(list.loc(), key, "the ops of " + path() + " are given twice");
     }
-    take_ops(ops::parse_ops(list, key), list.loc(), key);
+    take_ops(std::make_unique<ops::list_source>(ops::parse_ops(list, key)), list.loc(), key);
 }
 
-void host_cpu::accept_ops(ops::op_list list, const source_loc& where, const std::string& key) {
+void host_cpu::accept_source(std::unique_ptr<ops::op_source> src, const source_loc& where,
+                             const std::string& key) {
     if (m_has_workload) throw input_error(where, key, "the ops of " + path() + " are given twice");
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        for (std::size_t d : list[i].after) {
-            if (d >= i)
-                throw std::logic_error(key + ": op " + std::to_string(i) +
-                                       " waits for a later op " + std::to_string(d));
-        }
-    }
-    take_ops(std::move(list), where, key);
+    take_ops(std::move(src), where, key);
 }
 
-void host_cpu::take_ops(ops::op_list list, const source_loc& where, const std::string& key) {
-    m_ops = std::move(list);
+void host_cpu::take_ops(std::unique_ptr<ops::op_source> src, const source_loc& where,
+                        const std::string& key) {
+    m_source = std::move(src);
     m_has_workload = true;
+    m_chunks_total = m_source->chunks();
+    m_total = m_source->size();
+    m_unit_total = m_source->unit_sizes();
+    m_run_last.fill(workloads::k_no_op);
+    m_record_runs = ctx().settings().breakdown;
+    if (m_chunks_total == 0) return;
+    materialise_next();
     // Sockets are bound by now (the binder runs before workloads are handed out), so an op on a
-    // unit this host lacks is reported here, naming the op, rather than as a stall.
+    // unit this host lacks is reported here, naming the op, rather than as a stall.  Every
+    // chunk of a generated stream has the same kinds of ops on the same units (one iteration
+    // each), so the first stands for all.
     const bool has_accel = is_bound(accel);
     const bool has_nic = is_bound(nic);
     const bool has_notify = is_bound(nic_notify.get_base_port());
-    for (std::size_t i = 0; i < m_ops.size(); ++i) {
-        const ops::op& o = m_ops[i];
+    for (std::size_t i = 0; i < m_window.size(); ++i) {
+        const ops::op& o = m_window[i];
         std::string problem;
         if ((o.kind == op_kind::GPU_COMPUTE || o.kind == op_kind::COPY_TO_GPU ||
              o.kind == op_kind::COPY_TO_HOST) &&
@@ -217,25 +221,75 @@ void host_cpu::take_ops(ops::op_list list, const source_loc& where, const std::s
                                 : input_error(o.where, o.key, describe(i) + " " + problem);
         }
     }
-    m_status.assign(m_ops.size(), op_status{});
+}
+
+void host_cpu::materialise_next() {
+    const std::size_t c = m_next_chunk;
+    if (m_chunks.size() >= k_max_live_chunks) {
+        throw sim_error(path() + ": internal error: chunk " + std::to_string(c) +
+                        " of the op stream would be the " + std::to_string(m_chunks.size() + 1) +
+                        "th held at once (at most " + std::to_string(k_max_live_chunks) +
+                        "): a unit ran that far ahead of the oldest unfinished one");
+    }
+    std::vector<ops::op> list = m_source->take(c);
+    ++m_next_chunk;
+    chunk ch;
+    ch.begin = m_first + m_window.size();
+    ch.end = ch.begin + list.size();
+    ch.not_done = list.size();
+    // Ops may wait for their own chunk and the one before it: that one is still in the window
+    // (a chunk is only dropped once the next one's references to it are done).
+    const std::size_t previous = m_chunks.empty() ? ch.begin : m_chunks.back().begin;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const std::size_t i = ch.begin + k;
+        op_status s;
+        for (std::size_t d : list[k].after) {
+            if (d >= i || d < previous) {
+                throw std::logic_error(
+                    path() + ": op " + std::to_string(i) + " waits for op " + std::to_string(d) +
+                    (d >= i ? ", a later one" : ", before the previous chunk of its stream"));
+            }
+            if (d < ch.begin) s.refs_previous = true;
+        }
+        if (s.refs_previous) ++ch.refs_not_done;
+        m_unit_ops[index_of(list[k].unit)].push_back(i);
+        m_window.push_back(std::move(list[k]));
+        m_status.push_back(s);
+    }
     // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
     // (collective_ops' RECV_REDUCE expansion).
-    m_sum_source.assign(m_ops.size(), -1);
-    m_recv_summed.assign(m_ops.size(), false);
-    for (std::size_t i = 0; i < m_ops.size(); ++i) {
-        const ops::op& o = m_ops[i];
+    for (std::size_t i = ch.begin; i < ch.end; ++i) {
+        const ops::op& o = op_at(i);
         if (o.kind != op_kind::SUM || o.inputs != 2) continue;
         for (std::size_t d : o.after) {
-            const ops::op& r = m_ops[d];
+            const ops::op& r = op_at(d);
             if (r.kind == op_kind::RECV && r.address == o.address && r.bytes == o.bytes) {
-                m_sum_source[i] = static_cast<std::ptrdiff_t>(d);
-                m_recv_summed[d] = true;
+                status(i).sum_source = static_cast<std::ptrdiff_t>(d);
+                status(d).recv_summed = true;
                 break;
             }
         }
     }
-    for (std::size_t u = 0; u < ops::k_op_units; ++u) {
-        m_unit_ops[u] = m_ops.on_unit(static_cast<op_unit>(u));
+    m_chunks.push_back(ch);
+    m_max_live = std::max(m_max_live, m_window.size());
+}
+
+void host_cpu::retire_chunks() {
+    while (m_chunks.size() >= 2) {
+        const chunk& c = m_chunks[0];
+        if (c.not_done > 0 || m_chunks[1].refs_not_done > 0) return;
+        // A unit still on one of its ops (a send done before the NIC took it) records it yet.
+        for (const auto& q : m_unit_ops) {
+            if (!q.empty() && q.front() < c.end) return;
+        }
+        if (m_record_runs) {
+            for (std::size_t i = c.begin; i < c.end; ++i) record_run(i, m_run, m_run_last);
+        }
+        const std::size_t n = c.end - c.begin;
+        m_window.erase(m_window.begin(), m_window.begin() + static_cast<std::ptrdiff_t>(n));
+        m_status.erase(m_status.begin(), m_status.begin() + static_cast<std::ptrdiff_t>(n));
+        m_first = c.end;
+        m_chunks.pop_front();
     }
 }
 
@@ -257,10 +311,10 @@ std::uint8_t* host_cpu::data_at(std::uint64_t address, std::uint64_t bytes) {
 
 // Functional mode: what a completed RECV (or the SUM reading it) does to the region.
 void host_cpu::apply_received(std::size_t i) {
-    const ops::op& o = m_ops[i];
+    const ops::op& o = op_at(i);
     if (o.kind == op_kind::SUM) {
-        if (m_sum_source[i] < 0) return;
-        op_status& r = m_status[static_cast<std::size_t>(m_sum_source[i])];
+        if (status(i).sum_source < 0) return;
+        op_status& r = status(static_cast<std::size_t>(status(i).sum_source));
         std::uint8_t* dst = data_at(o.address, o.bytes);
         if (dst != nullptr && r.data) {
             for (std::uint64_t k = 0; k + 4 <= o.bytes; k += 4) {
@@ -274,8 +328,8 @@ void host_cpu::apply_received(std::size_t i) {
         r.data.reset();
         return;
     }
-    op_status& s = m_status[i];
-    if (m_recv_summed[i]) return;  // its SUM adds it
+    op_status& s = status(i);
+    if (s.recv_summed) return;  // its SUM adds it
     std::uint8_t* dst = data_at(o.address, o.bytes);
     if (dst != nullptr && s.data) std::memcpy(dst, s.data->data(), o.bytes);
     s.data.reset();
@@ -288,28 +342,35 @@ void host_cpu::wait_until(const sc_time& t) {
 
 void host_cpu::wait_for_deps(std::size_t i) {
     sc_time ready = sc_core::sc_time_stamp();
-    for (std::size_t d : m_ops[i].after) {
-        while (m_status[d].state != op_state::DONE) wait(m_op_done);
-        ready = std::max(ready, m_status[d].done_at);
+    for (std::size_t d : op_at(i).after) {
+        while (status(d).state != op_state::DONE) wait(m_op_done);
+        ready = std::max(ready, status(d).done_at);
     }
     wait_until(ready);
 }
 
 void host_cpu::mark_done(std::size_t i, const sc_time& at) {
-    op_status& s = m_status[i];
+    op_status& s = status(i);
     s.state = op_state::DONE;
     s.done_at = at;
     ++m_done;
     if (at > m_last_done) m_last_done = at;
-    ++*m_ops_of[static_cast<std::size_t>(m_ops[i].kind)];
+    ++*m_ops_of[static_cast<std::size_t>(op_at(i).kind)];
+    for (chunk& c : m_chunks) {
+        if (i < c.begin || i >= c.end) continue;
+        --c.not_done;
+        if (s.refs_previous) --c.refs_not_done;
+        break;
+    }
     progress_until(at);
     m_op_done.notify(sc_core::SC_ZERO_TIME);
+    retire_chunks();
 }
 
 void host_cpu::record(std::size_t i, op_unit u, const sc_time& start, const sc_time& unit_free) {
-    const ops::op& o = m_ops[i];
+    const ops::op& o = op_at(i);
     const double t = ns(unit_free - start);
-    m_status[i].released = unit_free;
+    status(i).released = unit_free;
     m_busy_ns[index_of(u)]->add(t);
     m_busy[index_of(u)]->busy(start, unit_free);
     switch (o.kind) {
@@ -345,14 +406,20 @@ void host_cpu::span(const std::string& track_path, const std::string& name, cons
 }
 
 void host_cpu::run_unit(op_unit u) {
-    const std::vector<std::size_t>& list = m_unit_ops[index_of(u)];
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        m_current[index_of(u)] = k;
-        const std::size_t i = list[k];
+    std::deque<std::size_t>& list = m_unit_ops[index_of(u)];
+    const std::size_t total = m_unit_total[index_of(u)];
+    std::size_t& passed = m_unit_passed[index_of(u)];
+    while (true) {
+        // Out of ops: the next chunk (iteration) holds this unit's next ones.
+        while (list.empty() && passed < total && m_next_chunk < m_chunks_total) {
+            materialise_next();
+        }
+        if (list.empty()) break;
+        const std::size_t i = list.front();
         wait_for_deps(i);
-        const ops::op& o = m_ops[i];
-        m_status[i].state = op_state::RUNNING;
-        m_status[i].started = sc_core::sc_time_stamp();
+        const ops::op& o = op_at(i);
+        status(i).state = op_state::RUNNING;
+        status(i).started = sc_core::sc_time_stamp();
         switch (o.kind) {
             case op_kind::COMPUTE:
             case op_kind::SUM:
@@ -381,12 +448,14 @@ void host_cpu::run_unit(op_unit u) {
                 break;
             }
         }
+        list.pop_front();
+        ++passed;
+        retire_chunks();
     }
-    m_current[index_of(u)] = list.size();
 }
 
 void host_cpu::finish_when_done() {
-    while (m_done < m_ops.size()) wait(m_op_done);
+    while (m_done < m_total) wait(m_op_done);
     wait_until(m_last_done);
     m_finished = true;
     m_completion_ns.set(ns(m_last_done));
@@ -459,7 +528,7 @@ sc_time host_cpu::memory_traffic(const ops::op& o, op_unit u, const sc_time& sta
 }
 
 void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
-    const ops::op& o = m_ops[i];
+    const ops::op& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
     // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in sequence.
     const sc_time memory_done = memory_traffic(o, u, start);
@@ -474,7 +543,7 @@ void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
 }
 
 void host_cpu::run_accel(std::size_t i) {
-    const ops::op& o = m_ops[i];
+    const ops::op& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
     // The payload and its extension live only until b_transport returns: a run that stops
     // while this unit waits below (max_time, a stall, a failure elsewhere) never unwinds the
@@ -520,9 +589,9 @@ void host_cpu::run_accel(std::size_t i) {
 }
 
 void host_cpu::run_send(std::size_t i) {
-    const ops::op& o = m_ops[i];
+    const ops::op& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
-    op_status& s = m_status[i];
+    op_status& s = status(i);
     s.msg_id = m_next_msg_id++;
     m_send_of_msg[s.msg_id] = i;
     // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
@@ -567,9 +636,9 @@ void host_cpu::run_send(std::size_t i) {
 }
 
 void host_cpu::run_recv(std::size_t i, op_unit u) {
-    const ops::op& o = m_ops[i];
+    const ops::op& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
-    op_status& s = m_status[i];
+    op_status& s = status(i);
     // A message that the NIC reported before this receive was posted waits in the unexpected
     // queue (first come, first matched, as MPI orders messages of one source and tag).
     for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
@@ -622,14 +691,15 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         }
         const std::size_t i = it->second;
         m_send_of_msg.erase(it);
-        m_send_latency_ns.sample(ns(at - m_status[i].posted));
-        if (m_ops[i].kind == op_kind::SEND) m_bytes_sent += m_ops[i].bytes;
+        m_send_latency_ns.sample(ns(at - status(i).posted));
+        const ops::op& o = op_at(i);
+        if (o.kind == op_kind::SEND) m_bytes_sent += o.bytes;
         // Functional, compressed: the NIC returns the payload as its receivers decode it; the
         // sender keeps the same values (ip/nic/inceptionn_nic.h).
-        if (ext->data && m_ops[i].tos == k_tos_compressible) {
-            std::uint8_t* dst = data_at(m_ops[i].address, m_ops[i].bytes);
-            if (dst != nullptr && ext->data->size() == m_ops[i].bytes) {
-                std::memcpy(dst, ext->data->data(), m_ops[i].bytes);
+        if (ext->data && o.tos == k_tos_compressible) {
+            std::uint8_t* dst = data_at(o.address, o.bytes);
+            if (dst != nullptr && ext->data->size() == o.bytes) {
+                std::memcpy(dst, ext->data->data(), o.bytes);
             }
         }
         mark_done(i, at);
@@ -637,11 +707,10 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         // A receive running on a unit takes the message; otherwise it is unexpected.
         bool taken = false;
         for (std::size_t u = 0; u < ops::k_op_units && !taken; ++u) {
-            const std::vector<std::size_t>& list = m_unit_ops[u];
-            if (m_current[u] >= list.size()) continue;
-            const std::size_t i = list[m_current[u]];
-            const ops::op& o = m_ops[i];
-            op_status& s = m_status[i];
+            if (m_unit_ops[u].empty()) continue;
+            const std::size_t i = m_unit_ops[u].front();
+            const ops::op& o = op_at(i);
+            op_status& s = status(i);
             if (o.kind != op_kind::RECV || s.state != op_state::RUNNING || s.matched) continue;
             if (o.peer != ext->peer || o.tag != ext->tag) continue;
             s.matched = true;
@@ -670,17 +739,16 @@ std::string host_cpu::pending_work() const {
     if (m_finished) return {};
     std::vector<std::string> parts;
     for (std::size_t u = 0; u < ops::k_op_units; ++u) {
-        const std::vector<std::size_t>& list = m_unit_ops[u];
-        if (m_current[u] >= list.size()) continue;
-        const std::size_t i = list[m_current[u]];
-        const ops::op& o = m_ops[i];
-        const op_status& s = m_status[i];
+        if (m_unit_ops[u].empty()) continue;
+        const std::size_t i = m_unit_ops[u].front();
+        const ops::op& o = op_at(i);
+        const op_status& s = status(i);
         std::string what =
             std::string(ops::unit_name(static_cast<op_unit>(u))) + ": " + describe(i) + " ";
         if (s.state == op_state::WAITING) {
             std::vector<std::string> deps;
             for (std::size_t d : o.after) {
-                if (m_status[d].state != op_state::DONE) deps.push_back(describe(d));
+                if (status(d).state != op_state::DONE) deps.push_back(describe(d));
             }
             what += deps.empty() ? "waits to start" : "waits for " + join(deps);
         } else if (o.kind == op_kind::RECV && !s.matched) {
@@ -689,7 +757,7 @@ std::string host_cpu::pending_work() const {
         } else {
             what += "is running (started at " + s.started.to_string() + ")";
         }
-        what += ", " + std::to_string(list.size() - m_current[u] - 1) + " more after it";
+        what += ", " + std::to_string(m_unit_total[u] - m_unit_passed[u] - 1) + " more after it";
         parts.push_back(what);
     }
     if (!m_send_of_msg.empty()) {
@@ -698,38 +766,43 @@ std::string host_cpu::pending_work() const {
         parts.push_back(std::to_string(sends.size()) + " send" + (sends.size() == 1 ? "" : "s") +
                         " await SEND_DONE: " + join(sends));
     }
-    if (parts.empty()) return std::to_string(m_ops.size() - m_done) + " ops not complete";
+    if (parts.empty()) return std::to_string(m_total - m_done) + " ops not complete";
     return join(parts, "; ");
 }
 
-workloads::host_run host_cpu::ran() const {
-    workloads::host_run out;
+void host_cpu::record_run(std::size_t i, workloads::host_run& run,
+                          std::array<std::size_t, ops::k_op_units>& last) const {
+    const ops::op& o = op_at(i);
+    const op_status& s = status(i);
+    workloads::op_run r;
+    r.kind = o.kind;
+    r.phase = ops::phase_of(o);
+    r.unit_prev = last[index_of(o.unit)];
+    last[index_of(o.unit)] = i;
+    r.start_ps = s.started.value();
+    r.release_ps = s.released.value();
+    r.end_ps = s.done_at.value();
+    r.msg_id = s.msg_id;
+    r.matched = o.kind == op_kind::RECV && s.matched;
+    r.src_node = o.peer;
+    r.src_msg_id = s.src_msg_id;
+    r.arrival_ps = s.arrival.value();
+    run.add(r, o.after);
+}
+
+workloads::host_run host_cpu::ran() {
+    // The retired chunks' records, then the window's: an op that did not finish ends the list
+    // (nothing after it ran to completion in order, and `after` indices stay valid because ops
+    // only wait for earlier ones).  Retired chunks are done throughout.
+    workloads::host_run out = std::move(m_run);
+    m_run = workloads::host_run{};
     out.name = path();
     out.node_id = static_cast<std::uint32_t>(m_node_id);
-    // An op that did not finish ends the list: nothing after it ran to completion in order, and
-    // `after` indices stay valid because ops only wait for earlier ones.
-    std::size_t n = 0;
-    while (n < m_ops.size() && m_status[n].state == op_state::DONE) ++n;
-    std::array<std::size_t, ops::k_op_units> prev;
-    prev.fill(workloads::k_no_op);
-    for (std::size_t i = 0; i < n; ++i) {
-        const ops::op& o = m_ops[i];
-        const op_status& s = m_status[i];
-        workloads::op_run r;
-        r.kind = o.kind;
-        r.phase = ops::phase_of(o);
-        r.after = o.after;
-        r.unit_prev = prev[index_of(o.unit)];
-        prev[index_of(o.unit)] = i;
-        r.start_ps = s.started.value();
-        r.release_ps = s.released.value();
-        r.end_ps = s.done_at.value();
-        r.msg_id = s.msg_id;
-        r.matched = o.kind == op_kind::RECV && s.matched;
-        r.src_node = o.peer;
-        r.src_msg_id = s.src_msg_id;
-        r.arrival_ps = s.arrival.value();
-        out.ops.push_back(std::move(r));
+    if (!m_record_runs) return workloads::host_run{out.name, out.node_id, {}, {}};
+    std::array<std::size_t, ops::k_op_units> last = m_run_last;
+    for (std::size_t i = m_first; i < m_first + m_window.size(); ++i) {
+        if (status(i).state != op_state::DONE) break;
+        record_run(i, out, last);
     }
     return out;
 }
@@ -777,9 +850,8 @@ void host_cpu::audit(audit_log& log) const {
         log.check(path(), "functional result equals the reference within the codecs' bound",
                   bad == 0, detail);
     }
-    log.check(path(), "every op done (every collective completed on this rank)",
-              m_done == m_ops.size(),
-              std::to_string(m_done) + " of " + std::to_string(m_ops.size()) + " done");
+    log.check(path(), "every op done (every collective completed on this rank)", m_done == m_total,
+              std::to_string(m_done) + " of " + std::to_string(m_total) + " done");
     log.check(
         path(), "every arrived message received", m_unexpected.empty(),
         std::to_string(m_unexpected.size()) + " message(s) nobody received, the first from node " +

@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -18,6 +19,7 @@
 #include "platform/workload_sink.h"
 #include "traces/traced_level.h"
 #include "workloads/ops/op_list.h"
+#include "workloads/ops/op_source.h"
 
 namespace trainvp::ip {
 
@@ -41,7 +43,8 @@ public:
     static void declare(type_decl<host_cpu>& d);
 
     void accept_workload(const config_node& ops, const std::string& key) override;
-    void accept_ops(ops::op_list list, const source_loc& where, const std::string& key) override;
+    void accept_source(std::unique_ptr<ops::op_source> ops, const source_loc& where,
+                       const std::string& key) override;
     void accept_data(std::uint64_t address, std::vector<std::uint8_t> bytes,
                      const source_loc& where, const std::string& key) override;
     void expect_data(std::uint64_t address, std::vector<double> expected,
@@ -51,7 +54,16 @@ public:
     // all-reduced gradient).
     std::uint64_t data_address() const { return m_data_address; }
     const std::vector<std::uint8_t>& data() const { return m_data; }
-    workloads::host_run ran() const override;
+    workloads::host_run ran() override;
+
+    // The ops it holds now, and the most it held at once (a training run: the iterations it
+    // is running, not the whole run; ip/host/README.md, "Soak").
+    std::size_t live_ops() const { return m_window.size(); }
+    std::size_t total_ops() const { return m_total; }
+    std::size_t max_live_ops() const { return m_max_live; }
+    // A chunk (an iteration) is dropped once every op of it is done and nothing still refers
+    // to it; more than this many at once is an internal error.
+    static constexpr std::size_t k_max_live_chunks = 4;
 
     bool is_driver() const override { return true; }
     bool finished() const override { return m_finished; }
@@ -74,6 +86,18 @@ private:
         std::uint64_t received_bytes = 0;
         std::shared_ptr<std::vector<std::uint8_t>> data;  // RECV, functional: the message
         std::uint64_t src_msg_id = 0;                     // RECV: the message's id at its source
+        // Functional: a SUM adds the message of RECV sum_source (its input, same range); a
+        // RECV that no SUM reads (recv_summed false) overwrites its range.
+        std::ptrdiff_t sum_source = -1;
+        bool recv_summed = false;
+        bool refs_previous = false;  // it waits for an op of the previous chunk
+    };
+    // A chunk of the op stream in the window: ops [begin, end).
+    struct chunk {
+        std::size_t begin = 0;
+        std::size_t end = 0;
+        std::size_t not_done = 0;       // its ops not DONE
+        std::size_t refs_not_done = 0;  // its ops that wait for the previous chunk, not DONE
     };
     // A RECEIVED notification not yet matched to a RECV.
     struct arrival {
@@ -112,9 +136,22 @@ private:
     void record(std::size_t i, ops::op_unit u, const sc_core::sc_time& start,
                 const sc_core::sc_time& unit_free);
     std::string describe(std::size_t i) const;
-    // Takes the op stream (from the config or generated); `where`/`key` locate errors of ops
-    // that carry no location of their own.
-    void take_ops(ops::op_list list, const source_loc& where, const std::string& key);
+    // Takes the op stream (from the config or generated) and materialises its first chunk;
+    // `where`/`key` locate errors of ops that carry no location of their own.
+    void take_ops(std::unique_ptr<ops::op_source> src, const source_loc& where,
+                  const std::string& key);
+    // Appends the next chunk of the stream to the window.
+    void materialise_next();
+    // Drops the chunks at the front of the window that nothing refers to any more (recording
+    // their ops for the breakdown first).
+    void retire_chunks();
+    // Appends op i (DONE) to `run` for the breakdown; `last` is the last op recorded per unit.
+    void record_run(std::size_t i, workloads::host_run& run,
+                    std::array<std::size_t, ops::k_op_units>& last) const;
+    // The op with stream index i, and its status: i must be in the window.
+    const ops::op& op_at(std::size_t i) const { return m_window[i - m_first]; }
+    op_status& status(std::size_t i) { return m_status[i - m_first]; }
+    const op_status& status(std::size_t i) const { return m_status[i - m_first]; }
     std::string track(ops::op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
@@ -143,27 +180,41 @@ private:
     };
     std::array<memory_stream, ops::k_op_units> m_streams;
 
-    // The op stream and its progress.
-    ops::op_list m_ops;
-    std::array<std::vector<std::size_t>, ops::k_op_units> m_unit_ops;
-    std::array<std::size_t, ops::k_op_units> m_current{};  // index into m_unit_ops[u]
-    std::vector<op_status> m_status;
+    // The op stream and its progress.  The window holds the chunks from the oldest one still
+    // referred to up to the newest materialised one: ops [m_first, m_first + m_window.size())
+    // of the stream.  A unit materialises the next chunk when it has run all its ops so far.
+    std::unique_ptr<ops::op_source> m_source;
+    std::size_t m_chunks_total = 0;
+    std::size_t m_next_chunk = 0;
+    std::size_t m_total = 0;  // ops in the whole stream
+    std::deque<ops::op> m_window;
+    std::deque<op_status> m_status;
+    std::deque<chunk> m_chunks;
+    std::size_t m_first = 0;
+    std::size_t m_max_live = 0;
+    // Per unit: its ops in the window not yet passed, the front one running or waiting to; how
+    // many it has passed, and how many it has in the whole stream.
+    std::array<std::deque<std::size_t>, ops::k_op_units> m_unit_ops;
+    std::array<std::size_t, ops::k_op_units> m_unit_passed{};
+    std::array<std::size_t, ops::k_op_units> m_unit_total{};
     std::size_t m_done = 0;
+    // The breakdown's records of the retired chunks' ops (compact: critical_path.h's op_run),
+    // and the last op recorded per unit.
+    bool m_record_runs = true;
+    workloads::host_run m_run;
+    std::array<std::size_t, ops::k_op_units> m_run_last{};
     sc_core::sc_time m_last_done;
     sc_core::sc_event m_op_done;
     bool m_finished = false;
     bool m_has_workload = false;
 
-    // Functional mode: [m_data_address, + m_data.size()) holds real bytes; SUM op i adds the
-    // message of RECV m_sum_source[i] (its input, same range); a RECV that no SUM reads
-    // overwrites its range.
+    // Functional mode: [m_data_address, + m_data.size()) holds real bytes (op_status::
+    // sum_source says what a SUM adds).
     std::uint8_t* data_at(std::uint64_t address, std::uint64_t bytes);
     void apply_received(std::size_t i);
     std::uint64_t m_data_address = 0;
     std::vector<std::uint8_t> m_data;
     bool m_has_data = false;
-    std::vector<std::ptrdiff_t> m_sum_source;
-    std::vector<bool> m_recv_summed;
     // What the data must hold at the end (expect_data), checked by audit().
     std::uint64_t m_expected_address = 0;
     std::vector<double> m_expected, m_allowance;

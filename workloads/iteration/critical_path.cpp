@@ -81,8 +81,11 @@ iteration_breakdown walk(const std::vector<host_run>& hosts) {
             if (o.unit_prev != k_no_op && o.unit_prev >= i) {
                 bad(hosts[h].name + " op " + std::to_string(i) + ": unit_prev is not before it");
             }
-            for (std::size_t a : o.after) {
-                if (a >= i)
+            if (o.after_begin + o.after_count > hosts[h].after.size()) {
+                bad(hosts[h].name + " op " + std::to_string(i) + ": after out of range");
+            }
+            for (std::uint32_t k = 0; k < o.after_count; ++k) {
+                if (hosts[h].after[o.after_begin + k] >= i)
                     bad(hosts[h].name + " op " + std::to_string(i) + " waits for a later op");
             }
             if (o.kind == op_kind::SEND) sends[{hosts[h].node_id, o.msg_id}] = {h, i};
@@ -128,7 +131,8 @@ iteration_breakdown walk(const std::vector<host_run>& hosts) {
 
         std::size_t best = k_no_op;
         std::uint64_t best_t = 0;
-        for (std::size_t a : o->after) {
+        for (std::uint32_t k = 0; k < o->after_count; ++k) {
+            const std::size_t a = hosts[h].after[o->after_begin + k];
             const std::uint64_t f = hosts[h].ops[a].end_ps;
             if (best == k_no_op || f > best_t) {
                 best = a;

@@ -22,15 +22,17 @@ namespace {
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
 
 // The ops of list[begin, end) that no other op of that range waits for: when they are done,
-// the whole range is.
-std::vector<std::size_t> frontier(const std::vector<op>& list, std::size_t begin) {
+// the whole range is.  list[i] is op first + i of the stream (`after` holds stream indices);
+// so are the results.
+std::vector<std::size_t> frontier(const std::vector<op>& list, std::size_t first,
+                                  std::size_t begin) {
     std::set<std::size_t> waited;
     for (std::size_t i = begin; i < list.size(); ++i) {
         for (std::size_t a : list[i].after) waited.insert(a);
     }
     std::vector<std::size_t> out;
     for (std::size_t i = begin; i < list.size(); ++i) {
-        if (waited.count(i) == 0) out.push_back(i);
+        if (waited.count(first + i) == 0) out.push_back(first + i);
     }
     return out;
 }
@@ -196,6 +198,26 @@ std::vector<op> training_builder::aggregator_ops() const {
 }
 
 std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) const {
+    // Per bucket: the ops the next iteration's forward ops of its layers wait for.
+    std::vector<std::vector<std::size_t>> weights_ready(m_buckets.size());
+    std::vector<op> list;
+    for (int it = 0; it < m_options.iterations; ++it) {
+        std::vector<op> part = build_iteration(rank, is_aggregator, it, list.size(), weights_ready);
+        list.insert(list.end(), std::make_move_iterator(part.begin()),
+                    std::make_move_iterator(part.end()));
+    }
+    return list;
+}
+
+std::uint32_t training_builder::tags_per_iteration() const {
+    std::uint32_t tags = 0;
+    for (const auto& s : m_schedules) tags += max_tag(s) + 1;
+    return tags;
+}
+
+std::vector<op> training_builder::build_iteration(
+    std::size_t rank, bool is_aggregator, int it, std::size_t first,
+    std::vector<std::vector<std::size_t>>& weights_ready) const {
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
     const bool fpga = m_options.algorithm == exchange_algorithm::FPGA_RING;
@@ -212,10 +234,11 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
     std::vector<std::uint32_t> nodes = m_options.workers;
     if (m_options.aggregator) nodes.push_back(*m_options.aggregator);
 
+    // list[i] is op first + i of the stream; every index below is a stream index.
     std::vector<op> list;
-    auto push = [&list](op o) {
+    auto push = [&list, first](op o) {
         list.push_back(std::move(o));
-        return list.size() - 1;
+        return first + list.size() - 1;
     };
     auto with_after = [](op o, std::vector<std::size_t> after) {
         std::sort(after.begin(), after.end());
@@ -224,11 +247,8 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
         return o;
     };
 
-    // Per bucket: the ops the next iteration's forward ops of its layers wait for.
-    std::vector<std::vector<std::size_t>> weights_ready(m_buckets.size());
-    std::uint32_t tag = 0;
-
-    for (int it = 0; it < m_options.iterations; ++it) {
+    std::uint32_t tag = static_cast<std::uint32_t>(it) * tags_per_iteration();
+    {
         const std::string prefix =
             m_options.iterations > 1 ? "i" + std::to_string(it) + "_" : std::string();
         std::vector<std::uint32_t> tag_of(m_buckets.size());
@@ -244,7 +264,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
             co.tos = m_options.tos;
             co.sum_unit = sum_unit;
             co.name_prefix = prefix + (ring ? "ar_" : "wa_") + m_buckets[k].name + ".";
-            co.index_base = list.size();
+            co.index_base = first + list.size();
             co.start_after = std::move(start);
             return co;
         };
@@ -269,7 +289,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                     throw std::logic_error("training_builder: the aggregator returns nothing");
                 }
                 u.after = x[pos].after;
-                const std::size_t u_index = base + pos;
+                const std::size_t u_index = first + base + pos;
                 for (std::size_t j = pos; j < x.size(); ++j) {
                     // What goes back is weights, not gradients: never marked compressible
                     // (inceptionn.md §VIII-A: WA+C compresses "only one direction").
@@ -283,7 +303,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                 x.insert(x.begin() + static_cast<std::ptrdiff_t>(pos), u);
                 for (auto& o : x) push(std::move(o));
             }
-            continue;
+            return list;
         }
 
         for (std::size_t l = 0; l < n; ++l) {
@@ -414,7 +434,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
                     if (weights_back && o.kind == op_kind::SEND) o.tos = 0;
                     push(std::move(o));
                 }
-                done[k] = frontier(list, base);
+                done[k] = frontier(list, first, base);
             }
             // smartnic.md Fig. 3b / T_total: the update of a bucket follows the backward op (of a
             // layer with parameters) after the one that closed it, so the cpu computes that op

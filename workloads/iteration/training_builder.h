@@ -100,12 +100,24 @@ public:
     // The aggregator's op list (WORKER_AGGREGATOR only; empty for RING).
     std::vector<ops::op> aggregator_ops() const;
 
+    // Iteration `it` alone of the list of `rank` (rank ranks(): the aggregator): the ops that
+    // worker_ops / aggregator_ops hold from index `first` on, where `first` is the number of
+    // ops of the iterations before it.  `weights_ready` (one entry per bucket) holds what the
+    // previous iteration left: the ops its next forward ops wait for (empty before the first);
+    // it is updated for the next.  Every iteration has the same ops in the same order; only
+    // names (i<it>_), tags and indices differ (iteration_source relies on it).
+    std::vector<ops::op> build_iteration(
+        std::size_t rank, bool aggregator, int it, std::size_t first,
+        std::vector<std::vector<std::size_t>>& weights_ready) const;
+    int iterations() const { return m_options.iterations; }
+
     // Where the buffers live in host memory (weights, then gradients, then activations); the
     // addresses only have to be distinct and inside the host's memory.
     static constexpr std::uint64_t k_weight_base = 1ull << 30;
 
 private:
     std::vector<ops::op> build(std::size_t rank, bool aggregator) const;
+    std::uint32_t tags_per_iteration() const;
 
     models::model m_model;
     training_options m_options;

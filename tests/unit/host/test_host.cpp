@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
+#include "ip/host/host_cpu.h"
 #include "tests/support/sim_fixture.h"
 
 namespace trainvp {
@@ -508,6 +510,138 @@ TEST(host, a_host_without_ops_finishes_at_once) {
     auto r = simulate(host_with_memory("", "      []\n"));
     EXPECT_EQ(r.result.status, run_status::FINISHED);
     EXPECT_EQ(r.end_ps(), 0u);
+}
+
+}  // namespace
+}  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+// Soak (ip/host/README.md): a training run's hosts hold the iterations they are running, not
+// the whole run.  Paper configs with 50 iterations: every host's most ops held at once stays
+// within 3 iterations' worth (the one it runs, the previous one while the next one's forward
+// ops wait for its updates, and the next one a unit has reached), while the run does every op.
+struct soak_run {
+    std::unique_ptr<simulation> sim;
+    run_result result;
+};
+
+soak_run run_paper(const std::string& config, int iterations, bool breakdown = true) {
+    platform_loader loader(registry::global());
+    std::vector<std::string> sets = {"workload.training.iterations=" + std::to_string(iterations),
+                                     "simulation.timeline=false"};
+    if (!breakdown) sets.push_back("simulation.breakdown=false");
+    soak_run r;
+    r.sim = std::make_unique<simulation>(
+        loader.load(std::string(TRAINVP_SOURCE_DIR) + "/configs/papers/" + config, sets),
+        registry::global());
+    r.sim->elaborate();
+    r.result = r.sim->run();
+    return r;
+}
+
+void expect_bounded_window(const soak_run& r, int iterations) {
+    ASSERT_EQ(r.result.status, run_status::FINISHED) << r.result.error;
+    int hosts = 0;
+    for (ip_module* b : r.sim->blocks()) {
+        const auto* h = dynamic_cast<const ip::host_cpu*>(b);
+        if (h == nullptr) continue;
+        ++hosts;
+        ASSERT_EQ(h->total_ops() % static_cast<std::size_t>(iterations), 0u) << h->path();
+        const std::size_t per_iteration = h->total_ops() / static_cast<std::size_t>(iterations);
+        EXPECT_GT(per_iteration, 0u) << h->path();
+        EXPECT_LE(h->max_live_ops(), 3 * per_iteration) << h->path();
+        std::cout << h->path() << ": " << per_iteration << " ops per iteration, at most "
+                  << h->max_live_ops() << " held at once\n";
+        // At the end only the last chunks are left (the last is never dropped: no next one).
+        EXPECT_LE(h->live_ops(), 2 * per_iteration) << h->path();
+        EXPECT_TRUE(h->finished()) << h->path();
+    }
+    EXPECT_GT(hosts, 1);
+}
+
+TEST(host_soak, ring_hdc_50_iterations_holds_at_most_3_iterations_of_ops) {
+    const soak_run r = run_paper("inceptionn/inc_hdc.yaml", 50);
+    expect_bounded_window(r, 50);
+    ASSERT_TRUE(r.result.has_breakdown) << r.result.breakdown.error;
+    EXPECT_GT(r.result.breakdown.total_ps, 0u);
+}
+
+TEST(host_soak, worker_aggregator_hdc_50_iterations_holds_at_most_3_iterations_of_ops) {
+    const soak_run r = run_paper("inceptionn/wa_hdc.yaml", 50);
+    expect_bounded_window(r, 50);
+    EXPECT_TRUE(r.result.has_breakdown) << r.result.breakdown.error;
+}
+
+TEST(host_soak, without_the_breakdown_nothing_is_recorded) {
+    const soak_run r = run_paper("inceptionn/inc_hdc.yaml", 5, false);
+    expect_bounded_window(r, 5);
+    EXPECT_FALSE(r.result.has_breakdown);
+}
+
+}  // namespace
+}  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+// A stream of `chunks` chunks of one compute op each; chunk `bad` waits for op `dep`.
+class chain_source : public ops::op_source {
+public:
+    chain_source(std::size_t chunks, std::size_t bad, std::size_t dep)
+        : m_chunks(chunks), m_bad(bad), m_dep(dep) {}
+    std::size_t chunks() const override { return m_chunks; }
+    std::vector<ops::op> take(std::size_t c) override {
+        ops::op o;
+        o.kind = ops::op_kind::COMPUTE;
+        o.flops = 1e6;
+        if (c > 0) o.after = {c - 1};
+        if (c == m_bad) o.after = {m_dep};
+        return {o};
+    }
+    std::size_t size() const override { return m_chunks; }
+    std::array<std::size_t, ops::k_op_units> unit_sizes() const override {
+        return {m_chunks, 0, 0, 0};
+    }
+
+private:
+    std::size_t m_chunks, m_bad, m_dep;
+};
+
+run run_source(std::unique_ptr<ops::op_source> src) {
+    run r;
+    r.sim = make_sim(R"(
+simulation: {stall_timeout: 10ms}
+components:
+  host: {type: host.cpu}
+  mem: {type: memory, bandwidth: 25.6GB/s, latency: 80ns}
+connections:
+  - host.mem -> mem.target
+)");
+    r.sim->elaborate();
+    dynamic_cast<ip::host_cpu*>(r.sim->block("host"))
+        ->accept_source(std::move(src), source_loc{}, "test");
+    r.result = r.sim->run();
+    return r;
+}
+
+TEST(host_soak, chunks_are_dropped_as_they_finish) {
+    const run r = run_source(std::make_unique<chain_source>(20, 20, 0));
+    ASSERT_EQ(r.result.status, run_status::FINISHED) << r.result.error;
+    const auto* h = dynamic_cast<const ip::host_cpu*>(r.sim->block("host"));
+    EXPECT_EQ(h->total_ops(), 20u);
+    // The running chunk and the one before it (kept until the next one's deps on it are done).
+    EXPECT_EQ(h->max_live_ops(), 2u);
+}
+
+TEST(host_soak, an_op_waiting_for_a_dropped_chunk_is_an_internal_error) {
+    // Chunk 3 may wait for chunks 2 and 3 only; op 0 is in chunk 0 (long dropped).
+    const run r = run_source(std::make_unique<chain_source>(5, 3, 0));
+    EXPECT_EQ(r.result.status, run_status::FAILED);
+    EXPECT_NE(r.result.error.find("op 3 waits for op 0, before the previous chunk of its stream"),
+              std::string::npos)
+        << r.result.error;
 }
 
 }  // namespace

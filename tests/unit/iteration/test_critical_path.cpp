@@ -9,9 +9,14 @@ namespace {
 using ops::op_kind;
 using ops::op_phase;
 
-op_run run(op_kind k, op_phase p, std::uint64_t start, std::uint64_t end,
-           std::vector<std::size_t> after = {}, std::size_t unit_prev = k_no_op) {
-    op_run o;
+// An op_run with its `after`, appended to a host_run by push().
+struct run_with_after : op_run {
+    std::vector<std::size_t> after;
+};
+
+run_with_after run(op_kind k, op_phase p, std::uint64_t start, std::uint64_t end,
+                   std::vector<std::size_t> after = {}, std::size_t unit_prev = k_no_op) {
+    run_with_after o;
     o.kind = k;
     o.phase = p;
     o.start_ps = start;
@@ -21,6 +26,8 @@ op_run run(op_kind k, op_phase p, std::uint64_t start, std::uint64_t end,
     o.unit_prev = unit_prev;
     return o;
 }
+
+void push(host_run& h, const run_with_after& r) { h.add(r, r.after); }
 
 std::uint64_t part(const iteration_breakdown& b, breakdown_part p) { return b.part(p); }
 
@@ -32,9 +39,9 @@ std::uint64_t sum_of_parts(const iteration_breakdown& b) {
 
 TEST(CriticalPath, SerialChainChargesEachOpToItsPhase) {
     host_run h{"w", 0, {}};
-    h.ops.push_back(run(op_kind::DELAY, op_phase::FORWARD, 0, 10));
-    h.ops.push_back(run(op_kind::DELAY, op_phase::BACKWARD, 10, 30, {}, 0));
-    h.ops.push_back(run(op_kind::UPDATE, op_phase::UPDATE, 30, 35, {1}));
+    push(h, run(op_kind::DELAY, op_phase::FORWARD, 0, 10));
+    push(h, run(op_kind::DELAY, op_phase::BACKWARD, 10, 30, {}, 0));
+    push(h, run(op_kind::UPDATE, op_phase::UPDATE, 30, 35, {1}));
     const iteration_breakdown b = critical_path({h});
     EXPECT_EQ(b.error, "");
     EXPECT_EQ(b.total_ps, 35u);
@@ -47,8 +54,8 @@ TEST(CriticalPath, SerialChainChargesEachOpToItsPhase) {
 
 TEST(CriticalPath, UnexplainedGapsAndLateStartsAreIdle) {
     host_run h{"w", 0, {}};
-    h.ops.push_back(run(op_kind::COMPUTE, op_phase::COMPUTE, 5, 10));  // nothing before: 5 idle
-    h.ops.push_back(run(op_kind::SUM, op_phase::SUM, 12, 20, {0}));    // 2 idle after op 0
+    push(h, run(op_kind::COMPUTE, op_phase::COMPUTE, 5, 10));  // nothing before: 5 idle
+    push(h, run(op_kind::SUM, op_phase::SUM, 12, 20, {0}));    // 2 idle after op 0
     const iteration_breakdown b = critical_path({h});
     EXPECT_EQ(part(b, breakdown_part::IDLE), 7u);
     EXPECT_EQ(part(b, breakdown_part::COMPUTE), 5u);
@@ -59,9 +66,9 @@ TEST(CriticalPath, UnexplainedGapsAndLateStartsAreIdle) {
 TEST(CriticalPath, TheLaterOfDependencyAndUnitIsThePredecessor) {
     // Op 2 depends on op 0 (ends 10) and follows op 1 on its unit (released at 25): op 1 holds it.
     host_run h{"w", 0, {}};
-    h.ops.push_back(run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
-    h.ops.push_back(run(op_kind::COPY_TO_HOST, op_phase::COPY, 0, 25));
-    h.ops.push_back(run(op_kind::UPDATE, op_phase::UPDATE, 25, 30, {0}, 1));
+    push(h, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
+    push(h, run(op_kind::COPY_TO_HOST, op_phase::COPY, 0, 25));
+    push(h, run(op_kind::UPDATE, op_phase::UPDATE, 25, 30, {0}, 1));
     const iteration_breakdown b = critical_path({h});
     EXPECT_EQ(part(b, breakdown_part::COPY), 25u);
     EXPECT_EQ(part(b, breakdown_part::FORWARD), 0u);
@@ -73,12 +80,12 @@ TEST(CriticalPath, ASendHoldsItsUnitUntilReleaseAndItsWaitersUntilSendDone) {
     // unit starts at 12; an op after the send starts at 40 and ends last: the send's whole
     // stretch [10, 40] is communication.
     host_run h{"w", 0, {}};
-    h.ops.push_back(run(op_kind::COMPUTE, op_phase::BACKWARD, 0, 10));
-    op_run s = run(op_kind::SEND, op_phase::COMM, 10, 40, {0});
+    push(h, run(op_kind::COMPUTE, op_phase::BACKWARD, 0, 10));
+    run_with_after s = run(op_kind::SEND, op_phase::COMM, 10, 40, {0});
     s.release_ps = 12;
-    h.ops.push_back(s);
-    h.ops.push_back(run(op_kind::DELAY, op_phase::OTHER, 12, 14, {}, 1));
-    h.ops.push_back(run(op_kind::UPDATE, op_phase::UPDATE, 40, 45, {1}));
+    push(h, s);
+    push(h, run(op_kind::DELAY, op_phase::OTHER, 12, 14, {}, 1));
+    push(h, run(op_kind::UPDATE, op_phase::UPDATE, 40, 45, {1}));
     const iteration_breakdown b = critical_path({h});
     EXPECT_EQ(b.total_ps, 45u);
     EXPECT_EQ(part(b, breakdown_part::COMM), 30u);
@@ -95,31 +102,31 @@ TEST(CriticalPath, ASendHoldsItsUnitUntilReleaseAndItsWaitersUntilSendDone) {
 // message 0 in flight 20..50 (comm 30), backward 20: 80 in all.
 TEST(CriticalPath, AMessageLeadsTheWalkToItsSender) {
     host_run w{"worker", 0, {}};
-    w.ops.push_back(run(op_kind::COMPUTE, op_phase::BACKWARD, 0, 20));
-    op_run s = run(op_kind::SEND, op_phase::COMM, 20, 50, {0});
+    push(w, run(op_kind::COMPUTE, op_phase::BACKWARD, 0, 20));
+    run_with_after s = run(op_kind::SEND, op_phase::COMM, 20, 50, {0});
     s.release_ps = 21;
     s.msg_id = 0;
-    w.ops.push_back(s);
-    op_run r = run(op_kind::RECV, op_phase::COMM, 21, 80, {}, 1);
+    push(w, s);
+    run_with_after r = run(op_kind::RECV, op_phase::COMM, 21, 80, {}, 1);
     r.matched = true;
     r.src_node = 1;
     r.src_msg_id = 7;
     r.arrival_ps = 80;
-    w.ops.push_back(r);
+    push(w, r);
 
     host_run a{"aggregator", 1, {}};
-    op_run ar = run(op_kind::RECV, op_phase::COMM, 0, 50);
+    run_with_after ar = run(op_kind::RECV, op_phase::COMM, 0, 50);
     ar.matched = true;
     ar.src_node = 0;
     ar.src_msg_id = 0;
     ar.arrival_ps = 50;
-    a.ops.push_back(ar);
-    a.ops.push_back(run(op_kind::SUM, op_phase::SUM, 50, 60, {0}));
-    a.ops.push_back(run(op_kind::UPDATE, op_phase::UPDATE, 60, 70, {1}));
-    op_run as = run(op_kind::SEND, op_phase::COMM, 70, 80, {2});
+    push(a, ar);
+    push(a, run(op_kind::SUM, op_phase::SUM, 50, 60, {0}));
+    push(a, run(op_kind::UPDATE, op_phase::UPDATE, 60, 70, {1}));
+    run_with_after as = run(op_kind::SEND, op_phase::COMM, 70, 80, {2});
     as.release_ps = 71;
     as.msg_id = 7;
-    a.ops.push_back(as);
+    push(a, as);
 
     const iteration_breakdown b = critical_path({w, a});
     EXPECT_EQ(b.total_ps, 80u);
@@ -135,13 +142,13 @@ TEST(CriticalPath, AnEarlyMessageIsNotOnThePath) {
     // The message arrived (at 5) before the receive was posted (at 10): the receive's own time
     // (its overhead, 10..12) is communication and the walk stays on this host.
     host_run h{"w", 0, {}};
-    h.ops.push_back(run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
-    op_run r = run(op_kind::RECV, op_phase::COMM, 10, 12, {}, 0);
+    push(h, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
+    run_with_after r = run(op_kind::RECV, op_phase::COMM, 10, 12, {}, 0);
     r.matched = true;
     r.src_node = 3;
     r.src_msg_id = 1;
     r.arrival_ps = 5;
-    h.ops.push_back(r);
+    push(h, r);
     const iteration_breakdown b = critical_path({h});
     EXPECT_EQ(part(b, breakdown_part::FORWARD), 10u);
     EXPECT_EQ(part(b, breakdown_part::COMM), 2u);
@@ -149,14 +156,14 @@ TEST(CriticalPath, AnEarlyMessageIsNotOnThePath) {
 
 TEST(CriticalPath, InconsistentRunsAreRejected) {
     host_run h{"w", 0, {}};
-    h.ops.push_back(run(op_kind::COMPUTE, op_phase::FORWARD, 10, 5));
+    push(h, run(op_kind::COMPUTE, op_phase::FORWARD, 10, 5));
     EXPECT_NE(critical_path({h}).error, "");
     host_run g{"w", 0, {}};
-    g.ops.push_back(run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10, {0}));
+    push(g, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10, {0}));
     EXPECT_NE(critical_path({g}).error, "");
     host_run k{"w", 0, {}};
-    k.ops.push_back(run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
-    k.ops.push_back(run(op_kind::COMPUTE, op_phase::FORWARD, 5, 12, {0}));  // starts before 10
+    push(k, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
+    push(k, run(op_kind::COMPUTE, op_phase::FORWARD, 5, 12, {0}));  // starts before 10
     EXPECT_NE(critical_path({k}).error, "");
 }
 

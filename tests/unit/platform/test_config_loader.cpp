@@ -233,7 +233,8 @@ TEST(loader, type_and_param_errors) {
               "'bandwidth'?); its params are bandwidth, latency, size, ports");
     EXPECT_EQ(error_of("simulation: {sed: 3}\n"),
               "t.yaml:1:14: error: simulation.sed: unknown setting (did you mean 'seed'?); "
-              "settings are max_time, stall_timeout, quantum, warmup, seed, timeline, granularity");
+              "settings are max_time, stall_timeout, quantum, warmup, seed, timeline, breakdown, "
+              "granularity");
     EXPECT_EQ(error_of("simulation: {stall_timeout: 10Gb/s}\n"),
               "t.yaml:1:29: error: simulation.stall_timeout: '10Gb/s' is a bandwidth, but a time "
               "is expected, e.g. 10ns (units ps, ns, us, ms, s)");
