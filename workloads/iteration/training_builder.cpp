@@ -171,6 +171,9 @@ training_builder::training_builder(const models::model& m, training_options o)
             m_schedules.push_back(collectives::worker_aggregator(p, b.bytes / bpv, wo));
         }
     }
+    // Each bucket's tag range, scanned once here: a schedule has N x steps entries, and every
+    // rank's list needs the ranges (scanning per rank was O(N^3) for a ring).
+    for (const auto& s : m_schedules) m_tags_of_bucket.push_back(max_tag(s) + 1);
 
     std::vector<double> fwd, bwd;
     for (const auto& l : layers) {
@@ -211,7 +214,7 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
 
 std::uint32_t training_builder::tags_per_iteration() const {
     std::uint32_t tags = 0;
-    for (const auto& s : m_schedules) tags += max_tag(s) + 1;
+    for (std::uint32_t t : m_tags_of_bucket) tags += t;
     return tags;
 }
 
@@ -254,7 +257,7 @@ std::vector<op> training_builder::build_iteration(
         std::vector<std::uint32_t> tag_of(m_buckets.size());
         for (std::size_t k = 0; k < m_schedules.size(); ++k) {
             tag_of[k] = tag;
-            tag += max_tag(m_schedules[k]) + 1;
+            tag += m_tags_of_bucket[k];
         }
         auto exchange_options = [&](std::size_t k, std::vector<std::size_t> start) {
             collective_op_options co;

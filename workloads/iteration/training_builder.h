@@ -122,6 +122,7 @@ private:
     models::model m_model;
     training_options m_options;
     std::vector<collectives::schedule> m_schedules;  // per bucket, the same every iteration
+    std::vector<std::uint32_t> m_tags_of_bucket;     // per bucket: max_tag(schedule) + 1
     std::vector<gradient_bucket> m_buckets;
     std::vector<std::ptrdiff_t> m_bucket_of_layer;  // -1 for a layer without parameters
     std::vector<std::uint64_t> m_layer_offset;      // gradient/weight offset of each layer
