@@ -21,6 +21,7 @@ simulation:
   granularity: message
   stall_timeout: 10ms
   timeline: false
+  breakdown: false     # a scale run: no per-op records for the critical-path breakdown
 templates:
   bench_node:
     components:
