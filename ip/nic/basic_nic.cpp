@@ -50,10 +50,9 @@ void basic_nic::host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-sc_core::sc_time basic_nic::dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
-                                const sc_core::sc_time& start) {
-    if (bytes == 0) return start;
-    dma_channel::result r = m_dma.run(*pcie.operator->(), cmd, addr, bytes, start);
+sc_core::sc_time basic_nic::run_dma(dma_channel& ch, tlm::tlm_command cmd, std::uint64_t addr,
+                                    std::uint64_t bytes, const sc_core::sc_time& start) {
+    dma_channel::result r = ch.run(*pcie.operator->(), cmd, addr, bytes, start);
     if (!r.ok) {
         throw sim_error(path() + ": DMA " + (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") +
                         " of " + std::to_string(bytes) + " B at " + std::to_string(addr) +
@@ -63,19 +62,19 @@ sc_core::sc_time basic_nic::dma(tlm::tlm_command cmd, std::uint64_t addr, std::u
     return r.done;
 }
 
+sc_core::sc_time basic_nic::dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
+                                const sc_core::sc_time& start) {
+    if (bytes == 0) return start;
+    return run_dma(m_dma, cmd, addr, bytes, start);
+}
+
 sc_core::sc_time basic_nic::bulk_dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
                                      const sc_core::sc_time& start) {
     if (bytes == 0) return start;
-    dma_channel::result r = m_dma_bulk.run(*pcie.operator->(), cmd, addr, bytes, start);
-    if (!r.ok) {
-        throw sim_error(path() + ": DMA " + (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") +
-                        " of " + std::to_string(bytes) + " B at " + std::to_string(addr) +
-                        " failed: " + r.error);
-    }
+    const sc_core::sc_time done = run_dma(m_dma_bulk, cmd, addr, bytes, start);
     m_dma.bursts += frame_bursts(bytes);
     m_dma.bytes_moved += bytes;
-    progress_until(r.done);
-    return r.done;
+    return done;
 }
 
 std::uint64_t basic_nic::frame_bursts(std::uint64_t bytes) const {

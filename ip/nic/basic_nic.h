@@ -133,6 +133,9 @@ private:
     void tx_thread();
     void send_message(const message& m);
     void notify_host(nic_msg_ext& ext, const sc_core::sc_time& at);
+    // One DMA on channel `ch`; a failed one fails the run naming the NIC.
+    sc_core::sc_time run_dma(dma_channel& ch, tlm::tlm_command cmd, std::uint64_t addr,
+                             std::uint64_t bytes, const sc_core::sc_time& start);
     sc_core::sc_time dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
                          const sc_core::sc_time& start);
     // Message granularity: one DMA transaction for `bytes` (the target still times it per

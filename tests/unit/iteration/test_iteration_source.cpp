@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/tiny_model.h"
 #include "workloads/iteration/iteration_source.h"
 #include "workloads/iteration/training_builder.h"
 #include "workloads/models/model_loader.h"
@@ -16,23 +17,7 @@ namespace {
 
 using ops::op;
 
-const char* k_tiny = R"(
-name: tiny
-source: test
-input: {features: 16}
-layers:
-  - {name: fc1, kind: fc, in: 16, out: 32, bias: true}
-  - {name: relu1, kind: relu}
-  - {name: fc2, kind: fc, in: 32, out: 32, bias: true}
-  - {name: relu2, kind: relu}
-  - {name: fc3, kind: fc, in: 32, out: 8, bias: true}
-)";
-
-models::model tiny() {
-    models::model_options o;
-    o.batch = 4;
-    return models::parse_model(k_tiny, "tiny.yaml", o);
-}
+models::model tiny() { return test::tiny_model(); }
 
 void expect_same(const op& a, const op& b, const std::string& where) {
     EXPECT_EQ(a.name, b.name) << where;

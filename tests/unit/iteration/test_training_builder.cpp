@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "platform/config_node.h"
+#include "tests/support/tiny_model.h"
 #include "workloads/iteration/op_yaml.h"
 #include "workloads/iteration/training_builder.h"
 #include "workloads/models/model_loader.h"
@@ -27,24 +28,7 @@ using ops::op;
 using ops::op_kind;
 using ops::op_unit;
 
-// fc1 544 params (2176 B), fc2 1056 (4224 B), fc3 264 (1056 B): 7456 B of gradients.
-const char* k_tiny = R"(
-name: tiny
-source: test
-input: {features: 16}
-layers:
-  - {name: fc1, kind: fc, in: 16, out: 32, bias: true}
-  - {name: relu1, kind: relu}
-  - {name: fc2, kind: fc, in: 32, out: 32, bias: true}
-  - {name: relu2, kind: relu}
-  - {name: fc3, kind: fc, in: 32, out: 8, bias: true}
-)";
-
-models::model tiny() {
-    models::model_options o;
-    o.batch = 4;
-    return models::parse_model(k_tiny, "tiny.yaml", o);
-}
+models::model tiny() { return test::tiny_model(); }
 
 training_options opts(exchange_algorithm a, exchange_policy p, compute_placement c,
                       int workers = 4) {
