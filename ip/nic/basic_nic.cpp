@@ -130,6 +130,20 @@ void basic_nic::tx_thread() {
 // Frames are fetched by DMA up to tx_prefetch ahead of the MAC and handed to the link at the
 // time they are ready, so that frames of different senders reach a shared switch port in time
 // order.
+void basic_nic::fill_header(packet_ext& e, const nic_msg_ext& d, std::uint64_t k,
+                            std::uint64_t frames, std::uint64_t len) const {
+    e.src = static_cast<std::uint32_t>(m_node_id);
+    e.dst = d.peer;
+    e.tag = d.tag;
+    e.tos = d.tos;
+    e.msg_id = d.msg_id;
+    e.seq = static_cast<std::uint32_t>(k);
+    e.frames = static_cast<std::uint32_t>(frames);
+    e.msg_bytes = d.bytes;
+    e.payload = static_cast<std::uint32_t>(len);
+    e.raw_payload = static_cast<std::uint32_t>(len);
+}
+
 void basic_nic::send_message(const message& m) {
     using sc_core::sc_time;
     const nic_msg_ext& d = m.desc;
@@ -171,17 +185,8 @@ void basic_nic::send_message(const message& m) {
             head_in,
             bulk_dma(tlm::TLM_READ_COMMAND, d.host_addr + off + head_len, len - head_len, slot));
         tx_frame f;
-        f.ext.src = static_cast<std::uint32_t>(m_node_id);
-        f.ext.dst = d.peer;
-        f.ext.tag = d.tag;
-        f.ext.tos = d.tos;
-        f.ext.msg_id = d.msg_id;
-        f.ext.seq = static_cast<std::uint32_t>(k);
+        fill_header(f.ext, d, k, frames, len);
         f.ext.train = static_cast<std::uint32_t>(n);
-        f.ext.frames = static_cast<std::uint32_t>(frames);
-        f.ext.msg_bytes = d.bytes;
-        f.ext.payload = static_cast<std::uint32_t>(len);
-        f.ext.raw_payload = static_cast<std::uint32_t>(len);
         f.ready = head_in + ps_time(m_tx_frame_cost.ps);
         f.tail_ready = tail_in + ps_time(m_tx_frame_cost.ps);
         f.tail_raw = len - (n - 1) * per_frame;
@@ -234,16 +239,7 @@ void basic_nic::send_message(const message& m) {
         tx_frame f;
         const std::uint64_t off = k * per_frame;
         const std::uint64_t len = std::min(per_frame, d.bytes - std::min(d.bytes, off));
-        f.ext.src = static_cast<std::uint32_t>(m_node_id);
-        f.ext.dst = d.peer;
-        f.ext.tag = d.tag;
-        f.ext.tos = d.tos;
-        f.ext.msg_id = d.msg_id;
-        f.ext.seq = static_cast<std::uint32_t>(k);
-        f.ext.frames = static_cast<std::uint32_t>(frames);
-        f.ext.msg_bytes = d.bytes;
-        f.ext.payload = static_cast<std::uint32_t>(len);
-        f.ext.raw_payload = static_cast<std::uint32_t>(len);
+        fill_header(f.ext, d, k, frames, len);
         f.ext.data = d.data;
         f.ready = fetched[k] + ps_time(m_tx_frame_cost.ps);
         m_tx_frames_flow.enter(len);

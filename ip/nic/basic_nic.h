@@ -132,6 +132,9 @@ private:
     void rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void tx_thread();
     void send_message(const message& m);
+    // The header of frame k of `frames` of message d, carrying `len` payload bytes.
+    void fill_header(packet_ext& e, const nic_msg_ext& d, std::uint64_t k, std::uint64_t frames,
+                     std::uint64_t len) const;
     void notify_host(nic_msg_ext& ext, const sc_core::sc_time& at);
     // One DMA on channel `ch`; a failed one fails the run naming the NIC.
     sc_core::sc_time run_dma(dma_channel& ch, tlm::tlm_command cmd, std::uint64_t addr,
