@@ -146,6 +146,7 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
     m_ops_of = {&m_ops_compute, &m_ops_gpu_compute, &m_ops_copy_to_host, &m_ops_copy_to_gpu,
                 &m_ops_sum,     &m_ops_update,      &m_ops_send,         &m_ops_recv,
                 &m_ops_delay,   &m_ops_allreduce};
+    m_waits_for.fill(k_none);
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
     spawn_thread("run_cpu", [this] { run_cpu(); });
     spawn_thread("run_comm", [this] { run_comm(); });
@@ -155,10 +156,14 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
 }
 
 std::string host_cpu::describe(std::size_t i) const {
-    const ops::op& o = op_at(i);
-    const std::string kind = ops::kind_name(o.kind);
-    if (o.name.empty()) return "op [" + std::to_string(i) + "] (" + kind + ")";
-    return "op '" + o.name + "' (" + kind + ")";
+    const std::string kind = ops::kind_name(op_at(i).kind);
+    const std::string name = name_of(i);
+    if (name.empty()) return "op [" + std::to_string(i) + "] (" + kind + ")";
+    return "op '" + name + "' (" + kind + ")";
+}
+
+std::string host_cpu::name_of(std::size_t i) const {
+    return m_keep_names ? m_names[i - m_first] : m_source->name_of(i);
 }
 
 std::string host_cpu::track(op_unit u) const { return path() + "." + ops::unit_name(u); }
@@ -185,17 +190,24 @@ void host_cpu::take_ops(std::unique_ptr<ops::op_source> src, const source_loc& w
     m_unit_total = m_source->unit_sizes();
     m_run_last.fill(workloads::k_no_op);
     m_record_runs = ctx().settings().breakdown;
+    m_keep_names = ctx().spans().enabled();
     if (m_chunks_total == 0) return;
-    materialise_next();
+    std::vector<ops::op> first = m_source->take(0);
     // Sockets are bound by now (the binder runs before workloads are handed out), so an op on a
     // unit this host lacks is reported here, naming the op, rather than as a stall.  Every
     // chunk of a generated stream has the same kinds of ops on the same units (one iteration
     // each), so the first stands for all.
+    check_units(first, 0, where, key);
+    materialise(std::move(first));
+}
+
+void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,
+                           const source_loc& where, const std::string& key) {
     const bool has_accel = is_bound(accel);
     const bool has_nic = is_bound(nic);
     const bool has_notify = is_bound(nic_notify.get_base_port());
-    for (std::size_t i = 0; i < m_window.size(); ++i) {
-        const ops::op& o = m_window[i];
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const ops::op& o = list[k];
         std::string problem;
         if ((o.kind == op_kind::GPU_COMPUTE || o.kind == op_kind::COPY_TO_GPU ||
              o.kind == op_kind::COPY_TO_HOST) &&
@@ -216,14 +228,17 @@ void host_cpu::take_ops(std::unique_ptr<ops::op_source> src, const source_loc& w
                    o.unit == op_unit::COMM && m_comm_cores == 0) {
             problem = "runs on unit comm, but " + path() + " has comm_cores: 0";
         }
-        if (!problem.empty()) {
-            throw o.key.empty() ? input_error(where, key, describe(i) + " " + problem)
-                                : input_error(o.where, o.key, describe(i) + " " + problem);
-        }
+        if (problem.empty()) continue;
+        const std::string what =
+            (o.name.empty() ? "op [" + std::to_string(i0 + k) + "]" : "op '" + o.name + "'") +
+            " (" + ops::kind_name(o.kind) + ") " + problem;
+        throw o.key.empty() ? input_error(where, key, what) : input_error(o.where, o.key, what);
     }
 }
 
-void host_cpu::materialise_next() {
+void host_cpu::materialise_next() { materialise(m_source->take(m_next_chunk)); }
+
+void host_cpu::materialise(std::vector<ops::op> list) {
     const std::size_t c = m_next_chunk;
     if (m_chunks.size() >= k_max_live_chunks) {
         throw sim_error(path() + ": internal error: chunk " + std::to_string(c) +
@@ -231,7 +246,6 @@ void host_cpu::materialise_next() {
                         "th held at once (at most " + std::to_string(k_max_live_chunks) +
                         "): a unit ran that far ahead of the oldest unfinished one");
     }
-    std::vector<ops::op> list = m_source->take(c);
     ++m_next_chunk;
     chunk ch;
     ch.begin = m_first + m_window.size();
@@ -242,34 +256,50 @@ void host_cpu::materialise_next() {
     const std::size_t previous = m_chunks.empty() ? ch.begin : m_chunks.back().begin;
     for (std::size_t k = 0; k < list.size(); ++k) {
         const std::size_t i = ch.begin + k;
-        op_status s;
-        for (std::size_t d : list[k].after) {
+        const ops::op& o = list[k];
+        slot s;
+        s.dep_begin = m_deps_first + m_deps.size();
+        s.dep_count = static_cast<std::uint32_t>(o.after.size());
+        for (std::size_t d : o.after) {
             if (d >= i || d < previous) {
                 throw std::logic_error(
                     path() + ": op " + std::to_string(i) + " waits for op " + std::to_string(d) +
                     (d >= i ? ", a later one" : ", before the previous chunk of its stream"));
             }
             if (d < ch.begin) s.refs_previous = true;
+            m_deps.push_back(static_cast<std::uint32_t>(i - d));
         }
         if (s.refs_previous) ++ch.refs_not_done;
-        m_unit_ops[index_of(list[k].unit)].push_back(i);
-        m_window.push_back(std::move(list[k]));
-        m_status.push_back(s);
-    }
-    // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
-    // (collective_ops' RECV_REDUCE expansion).
-    for (std::size_t i = ch.begin; i < ch.end; ++i) {
-        const ops::op& o = op_at(i);
-        if (o.kind != op_kind::SUM || o.inputs != 2) continue;
-        for (std::size_t d : o.after) {
-            const ops::op& r = op_at(d);
-            if (r.kind == op_kind::RECV && r.address == o.address && r.bytes == o.bytes) {
-                status(i).sum_source = static_cast<std::ptrdiff_t>(d);
-                status(d).recv_summed = true;
-                break;
+        s.kind = o.kind;
+        s.unit = o.unit;
+        s.phase = ops::phase_of(o);
+        s.flops = ops::work_flops(o);
+        s.bytes = o.bytes;
+        s.address = o.address;
+        s.delay_ps = o.delay_ps;
+        s.peer = o.peer;
+        s.tag = o.tag;
+        s.tos = o.tos;
+        const ops::traffic t = ops::memory_traffic(o);
+        s.read_passes = static_cast<std::uint8_t>(t.read_passes);
+        s.write_passes = static_cast<std::uint8_t>(t.write_passes);
+        // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
+        // (collective_ops' RECV_REDUCE expansion).
+        if (o.kind == op_kind::SUM && o.inputs == 2) {
+            for (std::size_t d : o.after) {
+                slot& r = op_at(d);  // d < i: already in the window
+                if (r.kind == op_kind::RECV && r.address == o.address && r.bytes == o.bytes) {
+                    s.sum_source = static_cast<std::uint32_t>(i - d);
+                    r.recv_summed = true;
+                    break;
+                }
             }
         }
+        m_unit_ops[index_of(o.unit)].push_back(i);
+        m_window.push_back(s);
+        if (m_keep_names) m_names.push_back(o.name);
     }
+    ch.dep_end = m_deps_first + m_deps.size();
     m_chunks.push_back(ch);
     m_max_live = std::max(m_max_live, m_window.size());
 }
@@ -287,7 +317,12 @@ void host_cpu::retire_chunks() {
         }
         const std::size_t n = c.end - c.begin;
         m_window.erase(m_window.begin(), m_window.begin() + static_cast<std::ptrdiff_t>(n));
-        m_status.erase(m_status.begin(), m_status.begin() + static_cast<std::ptrdiff_t>(n));
+        if (m_keep_names) {
+            m_names.erase(m_names.begin(), m_names.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+        m_deps.erase(m_deps.begin(),
+                     m_deps.begin() + static_cast<std::ptrdiff_t>(c.dep_end - m_deps_first));
+        m_deps_first = c.dep_end;
         m_first = c.end;
         m_chunks.pop_front();
     }
@@ -311,28 +346,30 @@ std::uint8_t* host_cpu::data_at(std::uint64_t address, std::uint64_t bytes) {
 
 // Functional mode: what a completed RECV (or the SUM reading it) does to the region.
 void host_cpu::apply_received(std::size_t i) {
-    const ops::op& o = op_at(i);
+    const slot& o = op_at(i);
     if (o.kind == op_kind::SUM) {
-        if (status(i).sum_source < 0) return;
-        op_status& r = status(static_cast<std::size_t>(status(i).sum_source));
+        if (o.sum_source == 0) return;
+        auto it = m_recv_data.find(i - o.sum_source);
+        if (it == m_recv_data.end()) return;
         std::uint8_t* dst = data_at(o.address, o.bytes);
-        if (dst != nullptr && r.data) {
+        if (dst != nullptr && it->second) {
             for (std::uint64_t k = 0; k + 4 <= o.bytes; k += 4) {
                 float a = 0.0f, b = 0.0f;
                 std::memcpy(&a, dst + k, 4);
-                std::memcpy(&b, r.data->data() + k, 4);
+                std::memcpy(&b, it->second->data() + k, 4);
                 a += b;
                 std::memcpy(dst + k, &a, 4);
             }
         }
-        r.data.reset();
+        m_recv_data.erase(it);
         return;
     }
-    op_status& s = status(i);
-    if (s.recv_summed) return;  // its SUM adds it
+    if (o.recv_summed) return;  // its SUM adds it
+    auto it = m_recv_data.find(i);
+    if (it == m_recv_data.end()) return;
     std::uint8_t* dst = data_at(o.address, o.bytes);
-    if (dst != nullptr && s.data) std::memcpy(dst, s.data->data(), o.bytes);
-    s.data.reset();
+    if (dst != nullptr && it->second) std::memcpy(dst, it->second->data(), o.bytes);
+    m_recv_data.erase(it);
 }
 
 void host_cpu::wait_until(const sc_time& t) {
@@ -340,22 +377,33 @@ void host_cpu::wait_until(const sc_time& t) {
     if (t > now) wait(t - now);
 }
 
-void host_cpu::wait_for_deps(std::size_t i) {
+void host_cpu::wake(std::size_t u, const sc_time& at) {
+    const sc_time now = sc_core::sc_time_stamp();
+    m_wake[u].notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+void host_cpu::wait_for_deps(std::size_t i, op_unit u) {
+    const std::size_t w = index_of(u);
     sc_time ready = sc_core::sc_time_stamp();
-    for (std::size_t d : op_at(i).after) {
-        while (status(d).state != op_state::DONE) wait(m_op_done);
-        ready = std::max(ready, status(d).done_at);
+    for (std::uint32_t k = 0; k < op_at(i).dep_count; ++k) {
+        const std::size_t d = dep(i, k);
+        while (op_at(d).state != op_state::DONE) {
+            m_waits_for[w] = d;
+            wait(m_wake[w]);
+        }
+        m_waits_for[w] = k_none;
+        ready = std::max(ready, op_at(d).done_at);
     }
     wait_until(ready);
 }
 
 void host_cpu::mark_done(std::size_t i, const sc_time& at) {
-    op_status& s = status(i);
+    slot& s = op_at(i);
     s.state = op_state::DONE;
     s.done_at = at;
     ++m_done;
     if (at > m_last_done) m_last_done = at;
-    ++*m_ops_of[static_cast<std::size_t>(op_at(i).kind)];
+    ++*m_ops_of[static_cast<std::size_t>(s.kind)];
     for (chunk& c : m_chunks) {
         if (i < c.begin || i >= c.end) continue;
         --c.not_done;
@@ -363,14 +411,17 @@ void host_cpu::mark_done(std::size_t i, const sc_time& at) {
         break;
     }
     progress_until(at);
-    m_op_done.notify(sc_core::SC_ZERO_TIME);
+    for (std::size_t u = 0; u < ops::k_op_units; ++u) {
+        if (m_waits_for[u] == i) wake(u, at);
+    }
+    if (m_done == m_total) m_all_done.notify(sc_core::SC_ZERO_TIME);
     retire_chunks();
 }
 
 void host_cpu::record(std::size_t i, op_unit u, const sc_time& start, const sc_time& unit_free) {
-    const ops::op& o = op_at(i);
+    slot& o = op_at(i);
     const double t = ns(unit_free - start);
-    status(i).released = unit_free;
+    o.released = unit_free;
     m_busy_ns[index_of(u)]->add(t);
     m_busy[index_of(u)]->busy(start, unit_free);
     switch (o.kind) {
@@ -397,7 +448,12 @@ void host_cpu::record(std::size_t i, op_unit u, const sc_time& start, const sc_t
             m_delay_ns.add(t);
             break;
     }
-    span(track(u), o.label(i), ops::category(o.kind), start, unit_free);
+    if (ctx().spans().enabled()) {
+        std::string label = name_of(i);
+        if (label.empty())
+            label = std::string(ops::kind_name(o.kind)) + " [" + std::to_string(i) + "]";
+        span(track(u), label, ops::category(o.kind), start, unit_free);
+    }
 }
 
 void host_cpu::span(const std::string& track_path, const std::string& name, const std::string& cat,
@@ -416,10 +472,10 @@ void host_cpu::run_unit(op_unit u) {
         }
         if (list.empty()) break;
         const std::size_t i = list.front();
-        wait_for_deps(i);
-        const ops::op& o = op_at(i);
-        status(i).state = op_state::RUNNING;
-        status(i).started = sc_core::sc_time_stamp();
+        wait_for_deps(i, u);
+        slot& o = op_at(i);
+        o.state = op_state::RUNNING;
+        o.started = sc_core::sc_time_stamp();
         switch (o.kind) {
             case op_kind::COMPUTE:
             case op_kind::SUM:
@@ -455,7 +511,7 @@ void host_cpu::run_unit(op_unit u) {
 }
 
 void host_cpu::finish_when_done() {
-    while (m_done < m_total) wait(m_op_done);
+    while (m_done < m_total) wait(m_all_done);
     wait_until(m_last_done);
     m_finished = true;
     m_completion_ns.set(ns(m_last_done));
@@ -471,9 +527,9 @@ sc_time host_cpu::compute_time(double flops, op_unit u) const {
     return ps_time(rate.time_for(flops).ps);
 }
 
-sc_time host_cpu::memory_traffic(const ops::op& o, op_unit u, const sc_time& start) {
-    const ops::traffic t = ops::memory_traffic(o);
-    const std::uint32_t passes = t.read_passes + t.write_passes;
+sc_time host_cpu::memory_traffic(std::size_t i, op_unit u, const sc_time& start) {
+    const slot& o = op_at(i);
+    const std::uint32_t passes = o.read_passes + o.write_passes;
     if (o.bytes == 0 || passes == 0) return start;
     const std::uint64_t chunk = m_memory_chunk.bytes;
     const sc_time quantum = tlm::tlm_global_quantum::instance().get();
@@ -486,7 +542,7 @@ sc_time host_cpu::memory_traffic(const ops::op& o, op_unit u, const sc_time& sta
     std::vector<unsigned char>& scratch = ms.scratch;
     scratch.resize(static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes)));
     for (std::uint32_t p = 0; p < passes; ++p) {
-        const bool write = p >= t.read_passes;
+        const bool write = p >= o.read_passes;
         for (std::uint64_t off = 0; off < o.bytes; off += chunk) {
             const std::uint64_t len = std::min(chunk, o.bytes - off);
             sc_time issue = start;
@@ -528,11 +584,11 @@ sc_time host_cpu::memory_traffic(const ops::op& o, op_unit u, const sc_time& sta
 }
 
 void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
-    const ops::op& o = op_at(i);
+    const slot& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
     // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in sequence.
-    const sc_time memory_done = memory_traffic(o, u, start);
-    const double flops = ops::work_flops(o);
+    const sc_time memory_done = memory_traffic(i, u, start);
+    const double flops = o.flops;
     const sc_time end = memory_done + compute_time(flops, u);
     progress_until(end);
     wait_until(end);
@@ -543,7 +599,7 @@ void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
 }
 
 void host_cpu::run_accel(std::size_t i) {
-    const ops::op& o = op_at(i);
+    const slot& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
     // The payload and its extension live only until b_transport returns: a run that stops
     // while this unit waits below (max_time, a stall, a failure elsewhere) never unwinds the
@@ -589,9 +645,9 @@ void host_cpu::run_accel(std::size_t i) {
 }
 
 void host_cpu::run_send(std::size_t i) {
-    const ops::op& o = op_at(i);
+    slot& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
-    op_status& s = status(i);
+    slot& s = o;
     s.msg_id = m_next_msg_id++;
     m_send_of_msg[s.msg_id] = i;
     // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
@@ -620,7 +676,6 @@ void host_cpu::run_send(std::size_t i) {
         trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         trans.set_extension(&ext);
         sc_time delay = ps_time(m_send_overhead.ps);
-        s.posted = start + delay;
         nic->b_transport(trans, delay);
         trans.clear_extension(&ext);
         if (trans.is_response_error()) {
@@ -636,9 +691,9 @@ void host_cpu::run_send(std::size_t i) {
 }
 
 void host_cpu::run_recv(std::size_t i, op_unit u) {
-    const ops::op& o = op_at(i);
+    slot& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
-    op_status& s = status(i);
+    slot& s = o;
     // A message that the NIC reported before this receive was posted waits in the unexpected
     // queue (first come, first matched, as MPI orders messages of one source and tag).
     for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
@@ -646,13 +701,14 @@ void host_cpu::run_recv(std::size_t i, op_unit u) {
             s.matched = true;
             s.arrival = it->at;
             s.received_bytes = it->bytes;
-            s.data = it->data;
-            s.src_msg_id = it->msg_id;
+            if (it->data) m_recv_data[i] = it->data;
+            s.msg_id = it->msg_id;
             m_unexpected.erase(it);
             break;
         }
     }
-    while (!s.matched) wait(m_arrived);
+    // nic_notify_b_transport wakes this unit at the arrival of its message.
+    while (!s.matched) wait(m_wake[index_of(u)]);
     if (s.received_bytes != o.bytes) {
         throw sim_error(path() + ": " + describe(i) + " expects " + std::to_string(o.bytes) +
                         " B from node " + std::to_string(o.peer) + " with tag " +
@@ -666,8 +722,8 @@ void host_cpu::run_recv(std::size_t i, op_unit u) {
     progress_until(end);
     wait_until(end);
     m_bytes_received += o.bytes;
-    if (s.data && s.data->size() < o.bytes) {
-        throw sim_error(path() + ": " + describe(i) + " got " + std::to_string(s.data->size()) +
+    if (auto it = m_recv_data.find(i); it != m_recv_data.end() && it->second->size() < o.bytes) {
+        throw sim_error(path() + ": " + describe(i) + " got " + std::to_string(it->second->size()) +
                         " B of data for " + std::to_string(o.bytes) + " B");
     }
     apply_received(i);
@@ -691,8 +747,9 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         }
         const std::size_t i = it->second;
         m_send_of_msg.erase(it);
-        m_send_latency_ns.sample(ns(at - status(i).posted));
-        const ops::op& o = op_at(i);
+        const slot& o = op_at(i);
+        // Posted when its unit had spent send_overhead on it.
+        m_send_latency_ns.sample(ns(at - (o.started + ps_time(m_send_overhead.ps))));
         if (o.kind == op_kind::SEND) m_bytes_sent += o.bytes;
         // Functional, compressed: the NIC returns the payload as its receivers decode it; the
         // sender keeps the same values (ip/nic/inceptionn_nic.h).
@@ -709,16 +766,16 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         for (std::size_t u = 0; u < ops::k_op_units && !taken; ++u) {
             if (m_unit_ops[u].empty()) continue;
             const std::size_t i = m_unit_ops[u].front();
-            const ops::op& o = op_at(i);
-            op_status& s = status(i);
-            if (o.kind != op_kind::RECV || s.state != op_state::RUNNING || s.matched) continue;
-            if (o.peer != ext->peer || o.tag != ext->tag) continue;
+            slot& s = op_at(i);
+            if (s.kind != op_kind::RECV || s.state != op_state::RUNNING || s.matched) continue;
+            if (s.peer != ext->peer || s.tag != ext->tag) continue;
             s.matched = true;
             s.arrival = at;
             s.received_bytes = ext->bytes;
-            s.data = ext->data;
-            s.src_msg_id = ext->msg_id;
+            if (ext->data) m_recv_data[i] = ext->data;
+            s.msg_id = ext->msg_id;
             taken = true;
+            wake(u, at);
         }
         if (!taken) {
             arrival a{ext->peer, ext->tag, ext->bytes, at};
@@ -726,7 +783,6 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
             a.msg_id = ext->msg_id;
             m_unexpected.push_back(std::move(a));
         }
-        m_arrived.notify(sc_core::SC_ZERO_TIME);
     } else {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
@@ -741,19 +797,18 @@ std::string host_cpu::pending_work() const {
     for (std::size_t u = 0; u < ops::k_op_units; ++u) {
         if (m_unit_ops[u].empty()) continue;
         const std::size_t i = m_unit_ops[u].front();
-        const ops::op& o = op_at(i);
-        const op_status& s = status(i);
+        const slot& s = op_at(i);
         std::string what =
             std::string(ops::unit_name(static_cast<op_unit>(u))) + ": " + describe(i) + " ";
         if (s.state == op_state::WAITING) {
             std::vector<std::string> deps;
-            for (std::size_t d : o.after) {
-                if (status(d).state != op_state::DONE) deps.push_back(describe(d));
+            for (std::uint32_t k = 0; k < s.dep_count; ++k) {
+                if (op_at(dep(i, k)).state != op_state::DONE) deps.push_back(describe(dep(i, k)));
             }
             what += deps.empty() ? "waits to start" : "waits for " + join(deps);
-        } else if (o.kind == op_kind::RECV && !s.matched) {
-            what += "waits for its message from node " + std::to_string(o.peer) + " with tag " +
-                    std::to_string(o.tag) + " (posted at " + s.started.to_string() + ")";
+        } else if (s.kind == op_kind::RECV && !s.matched) {
+            what += "waits for its message from node " + std::to_string(s.peer) + " with tag " +
+                    std::to_string(s.tag) + " (posted at " + s.started.to_string() + ")";
         } else {
             what += "is running (started at " + s.started.to_string() + ")";
         }
@@ -772,22 +827,24 @@ std::string host_cpu::pending_work() const {
 
 void host_cpu::record_run(std::size_t i, workloads::host_run& run,
                           std::array<std::size_t, ops::k_op_units>& last) const {
-    const ops::op& o = op_at(i);
-    const op_status& s = status(i);
+    const slot& s = op_at(i);
     workloads::op_run r;
-    r.kind = o.kind;
-    r.phase = ops::phase_of(o);
-    r.unit_prev = last[index_of(o.unit)];
-    last[index_of(o.unit)] = i;
+    r.kind = s.kind;
+    r.phase = s.phase;
+    r.unit_prev = last[index_of(s.unit)];
+    last[index_of(s.unit)] = i;
     r.start_ps = s.started.value();
     r.release_ps = s.released.value();
     r.end_ps = s.done_at.value();
-    r.msg_id = s.msg_id;
-    r.matched = o.kind == op_kind::RECV && s.matched;
-    r.src_node = o.peer;
-    r.src_msg_id = s.src_msg_id;
+    const bool recv = s.kind == op_kind::RECV;
+    r.msg_id = recv ? 0 : s.msg_id;
+    r.matched = recv && s.matched;
+    r.src_node = s.peer;
+    r.src_msg_id = recv ? s.msg_id : 0;
     r.arrival_ps = s.arrival.value();
-    run.add(r, o.after);
+    std::vector<std::size_t> after(s.dep_count);
+    for (std::uint32_t k = 0; k < s.dep_count; ++k) after[k] = dep(i, k);
+    run.add(r, after);
 }
 
 workloads::host_run host_cpu::ran() {
@@ -801,7 +858,7 @@ workloads::host_run host_cpu::ran() {
     if (!m_record_runs) return workloads::host_run{out.name, out.node_id, {}, {}};
     std::array<std::size_t, ops::k_op_units> last = m_run_last;
     for (std::size_t i = m_first; i < m_first + m_window.size(); ++i) {
-        if (status(i).state != op_state::DONE) break;
+        if (op_at(i).state != op_state::DONE) break;
         record_run(i, out, last);
     }
     return out;

@@ -72,30 +72,51 @@ public:
     void audit(audit_log& log) const override;
 
 private:
-    enum class op_state { WAITING, RUNNING, ISSUED, DONE };  // ISSUED: a SEND awaiting SEND_DONE
-    struct op_status {
+    using op_kind = ops::op_kind;
+    using op_unit = ops::op_unit;
+    using op_phase = ops::op_phase;
+    // ISSUED: a SEND (or ALLREDUCE) the NIC holds, awaiting SEND_DONE.
+    enum class op_state : std::uint8_t { WAITING, RUNNING, ISSUED, DONE };
+    // One op of the window: what it does (from ops::op, without its name and config location,
+    // which describe() asks the source for) and how it ran.  Compact, because a 1024-node ring
+    // holds ~6,000 of them per host (docs/performance.md).
+    struct slot {
+        // What it does.
+        double flops = 0.0;           // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
+        std::uint64_t bytes = 0;      // traffic, buffer, copy or message size
+        std::uint64_t address = 0;    // host address of the buffer
+        std::uint64_t delay_ps = 0;   // DELAY
+        std::uint64_t dep_begin = 0;  // its `after`: m_deps[dep_begin, + dep_count), as distances
+        std::uint32_t dep_count = 0;
+        std::uint32_t peer = 0;  // SEND: destination node id; RECV: source node id
+        std::uint32_t tag = 0;
+        op_kind kind = op_kind::DELAY;
+        op_unit unit = op_unit::CPU;
+        op_phase phase = op_phase::OTHER;  // ops::phase_of
+        std::uint8_t tos = 0;
+        std::uint8_t read_passes = 0;  // ops::memory_traffic
+        std::uint8_t write_passes = 0;
+        // How it ran.
         op_state state = op_state::WAITING;
+        bool matched = false;        // RECV: its message arrived
+        bool recv_summed = false;    // RECV that a SUM adds in (functional)
+        bool refs_previous = false;  // it waits for an op of the previous chunk
+        // Functional: a SUM adds the message of the RECV this many ops before it (0: none).
+        std::uint32_t sum_source = 0;
         sc_core::sc_time started;
         sc_core::sc_time released;  // its unit was free again
         sc_core::sc_time done_at;
-        // SEND: the message id and when its descriptor was posted; RECV: the matched message.
+        // SEND: its message id; RECV: the matched message's id at its source.
         std::uint64_t msg_id = 0;
-        sc_core::sc_time posted;
-        bool matched = false;
-        sc_core::sc_time arrival;
-        std::uint64_t received_bytes = 0;
-        std::shared_ptr<std::vector<std::uint8_t>> data;  // RECV, functional: the message
-        std::uint64_t src_msg_id = 0;                     // RECV: the message's id at its source
-        // Functional: a SUM adds the message of RECV sum_source (its input, same range); a
-        // RECV that no SUM reads (recv_summed false) overwrites its range.
-        std::ptrdiff_t sum_source = -1;
-        bool recv_summed = false;
-        bool refs_previous = false;  // it waits for an op of the previous chunk
+        sc_core::sc_time arrival;          // RECV
+        std::uint64_t received_bytes = 0;  // RECV
     };
-    // A chunk of the op stream in the window: ops [begin, end).
+    // A chunk of the op stream in the window: ops [begin, end), their dependencies
+    // m_deps[.., dep_end).
     struct chunk {
         std::size_t begin = 0;
         std::size_t end = 0;
+        std::size_t dep_end = 0;
         std::size_t not_done = 0;       // its ops not DONE
         std::size_t refs_not_done = 0;  // its ops that wait for the previous chunk, not DONE
     };
@@ -108,51 +129,66 @@ private:
         std::shared_ptr<std::vector<std::uint8_t>> data;
         std::uint64_t msg_id = 0;  // at the source
     };
+    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
 
     // One thread per unit (SC_THREAD takes no arguments).
-    void run_cpu() { run_unit(ops::op_unit::CPU); }
-    void run_comm() { run_unit(ops::op_unit::COMM); }
-    void run_gpu() { run_unit(ops::op_unit::GPU); }
-    void run_copy() { run_unit(ops::op_unit::COPY); }
-    void run_unit(ops::op_unit u);
+    void run_cpu() { run_unit(op_unit::CPU); }
+    void run_comm() { run_unit(op_unit::COMM); }
+    void run_gpu() { run_unit(op_unit::GPU); }
+    void run_copy() { run_unit(op_unit::COPY); }
+    void run_unit(op_unit u);
     void finish_when_done();
-    void wait_for_deps(std::size_t i);
+    // Waits (on unit u) until every op in i's `after` is done and its completion time reached.
+    void wait_for_deps(std::size_t i, op_unit u);
     void wait_until(const sc_core::sc_time& t);
+    // Op i is done at `at` (now or later): wakes the unit waiting for it at that time.
     void mark_done(std::size_t i, const sc_core::sc_time& at);
+    // Wakes unit u at `at` (now: in the next delta cycle).
+    void wake(std::size_t u, const sc_core::sc_time& at);
 
     // Per kind: returns when the unit is free again.
-    void run_cpu_work(std::size_t i, ops::op_unit u);
+    void run_cpu_work(std::size_t i, op_unit u);
     void run_accel(std::size_t i);
     void run_send(std::size_t i);
-    void run_recv(std::size_t i, ops::op_unit u);
+    void run_recv(std::size_t i, op_unit u);
 
-    // Issues the op's memory traffic on `mem` from `start`; returns when the last chunk is done.
-    sc_core::sc_time memory_traffic(const ops::op& o, ops::op_unit u,
-                                    const sc_core::sc_time& start);
+    // Issues op i's memory traffic on `mem` from `start`; returns when the last chunk is done.
+    sc_core::sc_time memory_traffic(std::size_t i, op_unit u, const sc_core::sc_time& start);
     // Compute time of `flops` on unit `u` (cpu: cores - comm_cores; comm: comm_cores).
-    sc_core::sc_time compute_time(double flops, ops::op_unit u) const;
+    sc_core::sc_time compute_time(double flops, op_unit u) const;
     void nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
-    void record(std::size_t i, ops::op_unit u, const sc_core::sc_time& start,
+    void record(std::size_t i, op_unit u, const sc_core::sc_time& start,
                 const sc_core::sc_time& unit_free);
+    // "op 'name' (kind)" or "op [i] (kind)".
     std::string describe(std::size_t i) const;
+    // Op i's name ("" when it has none): kept in the window when the timeline records spans,
+    // else asked of the source (errors and stall reports only).
+    std::string name_of(std::size_t i) const;
     // Takes the op stream (from the config or generated) and materialises its first chunk;
     // `where`/`key` locate errors of ops that carry no location of their own.
     void take_ops(std::unique_ptr<ops::op_source> src, const source_loc& where,
                   const std::string& key);
-    // Appends the next chunk of the stream to the window.
+    // Checks that this host has the sockets and cores the ops of `list` need (first index i0).
+    void check_units(const std::vector<ops::op>& list, std::size_t i0, const source_loc& where,
+                     const std::string& key);
+    // Appends the next chunk of the stream to the window (materialise: `list`, that chunk).
     void materialise_next();
+    void materialise(std::vector<ops::op> list);
     // Drops the chunks at the front of the window that nothing refers to any more (recording
     // their ops for the breakdown first).
     void retire_chunks();
     // Appends op i (DONE) to `run` for the breakdown; `last` is the last op recorded per unit.
     void record_run(std::size_t i, workloads::host_run& run,
                     std::array<std::size_t, ops::k_op_units>& last) const;
-    // The op with stream index i, and its status: i must be in the window.
-    const ops::op& op_at(std::size_t i) const { return m_window[i - m_first]; }
-    op_status& status(std::size_t i) { return m_status[i - m_first]; }
-    const op_status& status(std::size_t i) const { return m_status[i - m_first]; }
-    std::string track(ops::op_unit u) const;
+    // The op with stream index i: i must be in the window.
+    slot& op_at(std::size_t i) { return m_window[i - m_first]; }
+    const slot& op_at(std::size_t i) const { return m_window[i - m_first]; }
+    // The k-th op of i's `after`.
+    std::size_t dep(std::size_t i, std::uint32_t k) const {
+        return i - m_deps[op_at(i).dep_begin + k - m_deps_first];
+    }
+    std::string track(op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
     void span(const std::string& track_path, const std::string& name, const std::string& cat,
@@ -182,13 +218,19 @@ private:
 
     // The op stream and its progress.  The window holds the chunks from the oldest one still
     // referred to up to the newest materialised one: ops [m_first, m_first + m_window.size())
-    // of the stream.  A unit materialises the next chunk when it has run all its ops so far.
+    // of the stream, their dependencies m_deps (each the distance back to the op waited for;
+    // positions from m_deps_first).  A unit materialises the next chunk when it has run all its
+    // ops so far.
     std::unique_ptr<ops::op_source> m_source;
     std::size_t m_chunks_total = 0;
     std::size_t m_next_chunk = 0;
     std::size_t m_total = 0;  // ops in the whole stream
-    std::deque<ops::op> m_window;
-    std::deque<op_status> m_status;
+    std::deque<slot> m_window;
+    std::deque<std::uint32_t> m_deps;
+    std::size_t m_deps_first = 0;
+    // The window's op names, kept only when the timeline is on (spans are labelled with them).
+    bool m_keep_names = false;
+    std::deque<std::string> m_names;
     std::deque<chunk> m_chunks;
     std::size_t m_first = 0;
     std::size_t m_max_live = 0;
@@ -197,6 +239,10 @@ private:
     std::array<std::deque<std::size_t>, ops::k_op_units> m_unit_ops;
     std::array<std::size_t, ops::k_op_units> m_unit_passed{};
     std::array<std::size_t, ops::k_op_units> m_unit_total{};
+    // Per unit: the event it waits on, and the op it waits for (k_none: none, or its message).
+    // Only the unit an event concerns is woken, at the time it can go on.
+    std::array<sc_core::sc_event, ops::k_op_units> m_wake;
+    std::array<std::size_t, ops::k_op_units> m_waits_for;
     std::size_t m_done = 0;
     // The breakdown's records of the retired chunks' ops (compact: critical_path.h's op_run),
     // and the last op recorded per unit.
@@ -204,14 +250,15 @@ private:
     workloads::host_run m_run;
     std::array<std::size_t, ops::k_op_units> m_run_last{};
     sc_core::sc_time m_last_done;
-    sc_core::sc_event m_op_done;
+    sc_core::sc_event m_all_done;
     bool m_finished = false;
     bool m_has_workload = false;
 
-    // Functional mode: [m_data_address, + m_data.size()) holds real bytes (op_status::
-    // sum_source says what a SUM adds).
+    // Functional mode: [m_data_address, + m_data.size()) holds real bytes (slot::sum_source
+    // says what a SUM adds); the messages of matched RECVs not applied yet, by op index.
     std::uint8_t* data_at(std::uint64_t address, std::uint64_t bytes);
     void apply_received(std::size_t i);
+    std::map<std::size_t, std::shared_ptr<std::vector<std::uint8_t>>> m_recv_data;
     std::uint64_t m_data_address = 0;
     std::vector<std::uint8_t> m_data;
     bool m_has_data = false;
@@ -223,7 +270,6 @@ private:
     std::uint64_t m_next_msg_id = 0;
     std::map<std::uint64_t, std::size_t> m_send_of_msg;  // msg_id -> SEND op
     std::deque<arrival> m_unexpected;
-    sc_core::sc_event m_arrived;
 
     // Statistics.
     scalar m_completion_ns;

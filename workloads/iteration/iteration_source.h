@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "workloads/iteration/training_builder.h"
@@ -24,10 +25,16 @@ public:
     std::vector<ops::op> take(std::size_t c) override;
     std::size_t size() const override { return m_per_iteration * chunks(); }
     std::array<std::size_t, ops::k_op_units> unit_sizes() const override;
+    // Builds the op's iteration again (once per iteration asked for in a row): for error and
+    // stall reports only.
+    std::string name_of(std::size_t i) override;
 
     std::size_t ops_per_iteration() const { return m_per_iteration; }
 
 private:
+    // Iteration c as build_iteration makes it.
+    std::vector<ops::op> build(std::size_t c) const;
+
     std::shared_ptr<const training_builder> m_builder;
     std::size_t m_rank;
     bool m_aggregator;
@@ -36,6 +43,11 @@ private:
     // What iteration 0 leaves for the next one, in indices of iteration 0: iteration c - 1 left
     // the same plus (c - 1) x m_per_iteration.
     std::vector<std::vector<std::size_t>> m_weights_ready0;
+    // Iteration 0 as the constructor built it (to count its ops), until take(0) hands it out.
+    std::vector<ops::op> m_first;
+    // The names of the iteration name_of built last.
+    std::size_t m_named_iteration = static_cast<std::size_t>(-1);
+    std::vector<std::string> m_names;
 };
 
 }  // namespace trainvp::workloads

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "workloads/ops/op.h"
@@ -23,6 +24,9 @@ public:
     // Ops over all chunks, and of them those on each unit.
     virtual std::size_t size() const = 0;
     virtual std::array<std::size_t, k_op_units> unit_sizes() const = 0;
+    // The name of op `i` of the stream ("" when it has none), at any time: a host keeps ops
+    // without their names and asks for one when it reports an error or a stall.
+    virtual std::string name_of(std::size_t i) = 0;
 };
 
 // A whole list as one chunk (ops given in the config, or a list generated at once).
@@ -33,9 +37,11 @@ public:
     std::vector<op> take(std::size_t c) override;
     std::size_t size() const override { return m_size; }
     std::array<std::size_t, k_op_units> unit_sizes() const override { return m_unit_sizes; }
+    std::string name_of(std::size_t i) override { return i < m_names.size() ? m_names[i] : ""; }
 
 private:
     std::vector<op> m_ops;
+    std::vector<std::string> m_names;
     std::size_t m_size = 0;
     std::array<std::size_t, k_op_units> m_unit_sizes{};
 };

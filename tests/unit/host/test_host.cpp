@@ -604,6 +604,7 @@ public:
     std::array<std::size_t, ops::k_op_units> unit_sizes() const override {
         return {m_chunks, 0, 0, 0};
     }
+    std::string name_of(std::size_t) override { return {}; }
 
 private:
     std::size_t m_chunks, m_bad, m_dep;
