@@ -46,8 +46,9 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
     r.done = issue;
     const std::uint64_t burst = std::max<std::uint64_t>(1, m_settings.burst);
     const std::uint64_t window = std::max<std::uint64_t>(1, m_settings.outstanding);
-    std::deque<sc_time> in_flight;  // completion times of the last `window` bursts
-    tlm::tlm_generic_payload trans;
+    std::deque<sc_time>& in_flight = m_in_flight;  // completions of the last `window` bursts
+    in_flight.clear();
+    tlm::tlm_generic_payload& trans = m_trans;
     for (std::uint64_t off = 0; off < bytes; off += burst) {
         const std::uint64_t len = std::min(burst, bytes - off);
         if (in_flight.size() == window) {
@@ -97,7 +98,7 @@ dma_channel::result dma_channel::copy(tlm::tlm_fw_transport_if<>& src_fw, std::u
     std::vector<sc_time> read_issue(static_cast<std::size_t>(window));
     std::vector<sc_time> read_done(static_cast<std::size_t>(window));
     std::vector<sc_time> write_done(static_cast<std::size_t>(window));
-    tlm::tlm_generic_payload trans;
+    tlm::tlm_generic_payload& trans = m_trans;
     std::uint64_t next_read = 0, next_write = 0;
     sc_time last_read = first, last_write = first;
 

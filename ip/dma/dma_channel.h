@@ -82,6 +82,10 @@ private:
 
     settings m_settings;
     std::vector<unsigned char> m_scratch;  // timing-mode data and the copy() burst buffer
+    // Reused by every run() and copy() (they never wait, so one transfer at a time): no
+    // allocation per transfer, which a message-level run makes millions of.
+    tlm::tlm_generic_payload m_trans;
+    std::deque<sc_core::sc_time> m_in_flight;
 };
 
 }  // namespace trainvp

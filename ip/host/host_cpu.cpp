@@ -155,6 +155,13 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
     spawn_thread("finish_when_done", [this] { finish_when_done(); });
 }
 
+host_cpu::~host_cpu() {
+    for (memory_stream& m : m_streams) {
+        m.trans.clear_extension<nic_msg_ext>();
+        m.trans.clear_extension<accel_op_ext>();
+    }
+}
+
 std::string host_cpu::describe(std::size_t i) const {
     const std::string kind = ops::kind_name(op_at(i).kind);
     const std::string name = name_of(i);
@@ -601,9 +608,9 @@ void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
 void host_cpu::run_accel(std::size_t i) {
     const slot& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
-    // The payload and its extension live only until b_transport returns: a run that stops
-    // while this unit waits below (max_time, a stall, a failure elsewhere) never unwinds the
-    // thread, and nothing heap-owning may be left on its stack then.
+    // The extension lives only until b_transport returns: a run that stops while this unit
+    // waits below (max_time, a stall, a failure elsewhere) never unwinds the thread, and nothing
+    // heap-owning may be left on its stack then.
     sc_time end;
     {
         accel_op_ext ext;
@@ -621,7 +628,7 @@ void host_cpu::run_accel(std::size_t i) {
         ext.flops = o.flops;
         ext.bytes = o.bytes;
         ext.host_addr = o.address;
-        tlm::tlm_generic_payload trans;
+        tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
         trans.set_command(tlm::TLM_WRITE_COMMAND);
         trans.set_data_ptr(nullptr);
         trans.set_data_length(0);
@@ -653,7 +660,7 @@ void host_cpu::run_send(std::size_t i) {
     // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
     // which may even arrive before b_transport returns.
     s.state = op_state::ISSUED;
-    // As in run_accel: no payload or extension (which may own the data) across the wait below.
+    // As in run_accel: no extension (which may own the data) across the wait below.
     sc_time accepted;
     {
         nic_msg_ext ext;
@@ -669,7 +676,7 @@ void host_cpu::run_send(std::size_t i) {
             // Functional: the range as it stands now (the op waited for its last writer).
             ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
         }
-        tlm::tlm_generic_payload trans;
+        tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
         trans.set_command(tlm::TLM_WRITE_COMMAND);
         trans.set_data_ptr(nullptr);
         trans.set_data_length(0);

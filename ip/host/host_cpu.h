@@ -40,6 +40,10 @@ public:
 
     SC_HAS_PROCESS(host_cpu);
     host_cpu(const sc_core::sc_module_name& name, const params& p);
+    // A run stopped inside a unit's command to the NIC or accelerator leaves that command's
+    // extension (on the never-unwound thread's stack) in the unit's payload: detached here,
+    // so that the payload's destructor does not free it.
+    ~host_cpu() override;
     static void declare(type_decl<host_cpu>& d);
 
     void accept_workload(const config_node& ops, const std::string& key) override;
@@ -208,7 +212,7 @@ private:
 
     // What memory_traffic keeps across its waits, per unit: members, not locals, so that a run
     // stopped while a unit is in the middle of an op (its thread is never unwound) leaks
-    // nothing.
+    // nothing.  `trans` also carries the unit's commands to the NIC and the accelerator.
     struct memory_stream {
         std::deque<sc_core::sc_time> window;  // completions of the chunks in flight
         tlm::tlm_generic_payload trans;

@@ -37,6 +37,11 @@ void basic_nic::setup(const params& p) {
     spawn_thread("tx_thread", [this] { tx_thread(); });
 }
 
+basic_nic::~basic_nic() {
+    m_wire_trans.clear_extension<packet_ext>();
+    m_notify_trans.clear_extension<nic_msg_ext>();
+}
+
 void basic_nic::host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     nic_msg_ext* ext = nullptr;
     trans.get_extension(ext);
@@ -100,20 +105,22 @@ sc_core::sc_time basic_nic::tx_process_train(tx_frame& f) {
 }
 
 sc_core::sc_time basic_nic::put_on_wire(const packet_ext& frame, bool& delivered) {
-    tlm::tlm_generic_payload trans;
+    // Members, not locals: no allocation per frame, and nothing heap-owning on the TX thread's
+    // stack should the link ever hold it (a stopped run never unwinds a thread).
+    tlm::tlm_generic_payload& trans = m_wire_trans;
     trans.set_command(tlm::TLM_WRITE_COMMAND);
     trans.set_address(0);
     trans.set_data_ptr(nullptr);
     trans.set_data_length(frame.wire);
     trans.set_streaming_width(frame.wire);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    packet_ext* ext = new packet_ext(frame);
-    trans.set_extension(ext);
+    m_wire_ext = frame;
+    trans.set_extension(&m_wire_ext);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     eth_tx->b_transport(trans, delay);
     delivered = trans.is_response_ok();
-    trans.clear_extension(ext);
-    delete ext;
+    trans.clear_extension(&m_wire_ext);
+    m_wire_ext.data.reset();
     return sc_core::sc_time_stamp() + delay;
 }
 
@@ -283,7 +290,7 @@ void basic_nic::send_message(const message& m) {
 }
 
 void basic_nic::notify_host(nic_msg_ext& ext, const sc_core::sc_time& at) {
-    tlm::tlm_generic_payload trans;
+    tlm::tlm_generic_payload& trans = m_notify_trans;  // the host's handler never waits
     trans.set_command(tlm::TLM_WRITE_COMMAND);
     trans.set_data_ptr(nullptr);
     trans.set_data_length(0);

@@ -31,6 +31,9 @@ public:
 
     SC_HAS_PROCESS(basic_nic);
     basic_nic(const sc_core::sc_module_name& name, const params& p);
+    // Detaches what a run stopped inside a frame's or a notification's b_transport left in the
+    // reused payloads (their destructors would free it).
+    ~basic_nic() override;
     // The params, sockets, statistics and signals of a basic NIC; derived NICs call it on their
     // own declaration and add theirs.
     template <typename T>
@@ -177,6 +180,10 @@ private:
     std::uint64_t m_rx_offset = 0;
     std::map<std::pair<std::uint32_t, std::uint64_t>, rx_state> m_rx;  // (src, msg id)
     std::uint64_t m_tx_active_frames = 0;
+    // Reused for every frame handed to the link and every notification to the host.
+    tlm::tlm_generic_payload m_wire_trans;
+    packet_ext m_wire_ext;
+    tlm::tlm_generic_payload m_notify_trans;
 
     // For the audit, never reset (bytes are payload before compression): messages into frames
     // on TX, frames handed to the link, frames from the link written to host memory on RX.

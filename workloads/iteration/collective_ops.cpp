@@ -98,6 +98,7 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
     }
 
     std::vector<ops::op> out;
+    out.reserve(2 * steps.size());  // a RECV_REDUCE step makes two ops, the others one
     auto global = [&](std::size_t local) { return o.index_base + local; };
     auto make = [&](ops::op_kind kind, ops::op_unit unit, const std::string& name, const step& st) {
         ops::op x;

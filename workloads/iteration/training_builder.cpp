@@ -26,13 +26,16 @@ std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / 
 // so are the results.
 std::vector<std::size_t> frontier(const std::vector<op>& list, std::size_t first,
                                   std::size_t begin) {
-    std::set<std::size_t> waited;
+    // waited[i - begin]: some op of [begin, end) waits for op i (ops wait for earlier ones).
+    std::vector<char> waited(list.size() - begin, 0);
     for (std::size_t i = begin; i < list.size(); ++i) {
-        for (std::size_t a : list[i].after) waited.insert(a);
+        for (std::size_t a : list[i].after) {
+            if (a >= first + begin && a < first + list.size()) waited[a - first - begin] = 1;
+        }
     }
     std::vector<std::size_t> out;
     for (std::size_t i = begin; i < list.size(); ++i) {
-        if (waited.count(first + i) == 0) out.push_back(first + i);
+        if (!waited[i - begin]) out.push_back(first + i);
     }
     return out;
 }
