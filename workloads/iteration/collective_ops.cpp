@@ -1,6 +1,8 @@
 #include "workloads/iteration/collective_ops.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <stdexcept>
@@ -100,20 +102,21 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
     std::vector<ops::op> out;
     out.reserve(2 * steps.size());  // a RECV_REDUCE step makes two ops, the others one
     auto global = [&](std::size_t local) { return o.index_base + local; };
-    auto make = [&](ops::op_kind kind, ops::op_unit unit, const std::string& name, const step& st) {
+    // Named <prefix><what>_n<peer node>_t<tag>, built in place (a 1024-rank ring makes millions).
+    auto make = [&](ops::op_kind kind, ops::op_unit unit, const char* what, const step& st) {
         ops::op x;
         x.kind = kind;
         x.unit = unit;
-        x.name = o.name_prefix + name;
         x.bytes = st.range.count * o.element_bytes;
         x.address = o.base_address + st.range.offset * o.element_bytes;
         x.peer = node_of_rank[static_cast<std::size_t>(st.peer)];
         x.tag = o.tag_base + st.tag;
+        char suffix[48];
+        std::snprintf(suffix, sizeof suffix, "%s_n%u_t%u", what, x.peer, x.tag);
+        x.name.reserve(o.name_prefix.size() + std::strlen(suffix));
+        x.name += o.name_prefix;
+        x.name += suffix;
         return x;
-    };
-    auto suffix = [&](const step& st) {
-        return "_n" + std::to_string(node_of_rank[static_cast<std::size_t>(st.peer)]) + "_t" +
-               std::to_string(o.tag_base + st.tag);
     };
 
     writer_map writers;                                // local indices
@@ -128,7 +131,7 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
         for (std::size_t i = g.begin; i < g.end; ++i) {
             const step& st = steps[i];
             if (st.kind != step_kind::SEND) continue;
-            ops::op x = make(ops::op_kind::SEND, o.comm_unit, "send" + suffix(st), st);
+            ops::op x = make(ops::op_kind::SEND, o.comm_unit, "send", st);
             x.tos = o.tos;
             std::vector<std::size_t> deps;
             writers.writers_of(st.range, deps);
@@ -146,7 +149,7 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
         for (std::size_t i = g.begin; i < g.end; ++i) {
             const step& st = steps[i];
             if (st.kind == step_kind::SEND) continue;
-            ops::op r = make(ops::op_kind::RECV, o.comm_unit, "recv" + suffix(st), st);
+            ops::op r = make(ops::op_kind::RECV, o.comm_unit, "recv", st);
             r.after = barrier;
             sort_unique(r.after);
             const std::size_t recv_index = out.size();
@@ -160,7 +163,7 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
             // RECV_REDUCE: local[range] += message.  The add reads and rewrites the range, so
             // it waits for the message, for the range's last writer, and for this round's
             // sends of an overlapping range (they must have read the round's snapshot).
-            ops::op sum = make(ops::op_kind::SUM, o.sum_unit, "sum" + suffix(st), st);
+            ops::op sum = make(ops::op_kind::SUM, o.sum_unit, "sum", st);
             sum.peer = 0;
             sum.tag = 0;
             sum.inputs = 2;

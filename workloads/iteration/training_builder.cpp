@@ -431,8 +431,12 @@ std::vector<op> training_builder::build_iteration(
                 }
                 const std::size_t base = list.size();
                 bool weights_back = false;
-                for (auto& o : collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
-                                              exchange_options(k, {start}))) {
+                std::vector<op> x = collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
+                                                   exchange_options(k, {start}));
+                if (list.capacity() < list.size() + x.size()) {
+                    list.reserve(std::max(2 * list.capacity(), list.size() + x.size()));
+                }
+                for (auto& o : x) {
                     // A worker-aggregator worker receives only the weights (one aggregator
                     // sums); what it sends after that is forwarding them (binomial return):
                     // not gradients, never marked compressible.
