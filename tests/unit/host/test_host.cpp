@@ -329,6 +329,22 @@ TEST(host, recv_that_never_arrives_is_reported_as_a_stall) {
               "(posted at 0 s), 0 more after it");
 }
 
+TEST(host, without_the_timeline_a_stall_report_still_names_the_op) {
+    // The host then keeps no op names; it asks its op stream for the name it reports.
+    std::string config = two_hosts("", "", "      []\n",
+                                   "      - {op: compute, flops: 1}\n"
+                                   "      - {op: recv, from: 0, bytes: 1kB, tag: 9, name: r}\n");
+    const std::string sim = "simulation: {stall_timeout: 1ms}";
+    config.replace(config.find(sim), sim.size(),
+                   "simulation: {stall_timeout: 1ms, timeline: false}");
+    auto r = simulate(config);
+    EXPECT_EQ(r.result.status, run_status::STALLED);
+    EXPECT_EQ(r.result.stall_report,
+              "stall: no progress since 1 ps (for 1 ms, stall_timeout) while blocks hold work:\n"
+              "  b (host.cpu): comm: op 'r' (recv) waits for its message from node 0 with tag 9 "
+              "(posted at 0 s), 0 more after it");
+}
+
 // A host with a GPU whose copy engine reaches its own memory `pm`.
 std::string host_gpu(const std::string& gpu_params, const std::string& pm_params,
                      const std::string& ops) {

@@ -1,6 +1,7 @@
 // iteration_source: the iterations it hands out one at a time, concatenated, are exactly the
 // op list training_builder builds at once (names, tags, indices, every field), for every
-// exchange algorithm, policy and placement, workers and aggregator.
+// exchange algorithm, policy and placement, workers and aggregator; and name_of(i) gives op i's
+// name without it being taken.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -57,6 +58,14 @@ void expect_matches_whole_list(const training_options& o, const std::string& wha
             }
         }
         EXPECT_EQ(i, whole.size()) << what;
+        // A host keeps ops without names and asks the source for one (errors, stall reports),
+        // in any order, before or after it took the op's iteration.
+        iteration_source names(b, r, agg);
+        for (std::size_t k = whole.size(); k-- > 0;) {
+            ASSERT_EQ(names.name_of(k), whole[k].name) << what << " op " << k;
+        }
+        EXPECT_EQ(names.name_of(whole.size()), "") << what;
+        EXPECT_EQ(names.take(0).size(), src.size() / src.chunks()) << what;
     }
 }
 
