@@ -546,8 +546,13 @@ sc_time host_cpu::memory_traffic(std::size_t i, op_unit u, const sc_time& start)
     sc_time last = start;
     std::uint64_t issued = 0;  // bytes, over all passes, for stream_bandwidth's pacing
     tlm::tlm_generic_payload& trans = ms.trans;
-    std::vector<unsigned char>& scratch = ms.scratch;
-    scratch.resize(static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes)));
+    const std::size_t need = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes));
+    if (ms.scratch_size < need) {
+        // Not zero-filled: a timing-mode memory never touches it, so it costs address space,
+        // not resident memory (a 1024-host run with a large memory_chunk).
+        ms.scratch.reset(new unsigned char[need]);
+        ms.scratch_size = need;
+    }
     for (std::uint32_t p = 0; p < passes; ++p) {
         const bool write = p >= o.read_passes;
         for (std::uint64_t off = 0; off < o.bytes; off += chunk) {
@@ -568,7 +573,7 @@ sc_time host_cpu::memory_traffic(std::size_t i, op_unit u, const sc_time& start)
             if (issue > now && issue - now >= quantum) wait(issue - now);
             trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
             trans.set_address(o.address + off);
-            trans.set_data_ptr(scratch.data());
+            trans.set_data_ptr(ms.scratch.get());
             trans.set_data_length(static_cast<unsigned>(len));
             trans.set_streaming_width(static_cast<unsigned>(len));
             trans.set_byte_enable_ptr(nullptr);

@@ -216,7 +216,8 @@ private:
     struct memory_stream {
         std::deque<sc_core::sc_time> window;  // completions of the chunks in flight
         tlm::tlm_generic_payload trans;
-        std::vector<unsigned char> scratch;
+        std::unique_ptr<unsigned char[]> scratch;  // the transactions' data buffer
+        std::size_t scratch_size = 0;
     };
     std::array<memory_stream, ops::k_op_units> m_streams;
 
