@@ -66,6 +66,9 @@ protected:
     void notify_finished() { m_ctx->driver_done().notify(sc_core::SC_ZERO_TIME); }
     void progress() { m_ctx->progress(); }
     void progress_until(const sc_core::sc_time& t) { m_ctx->progress_until(t); }
+    // Whether the timeline records spans (simulation.timeline): test it before building a span's
+    // name, which a scale run would otherwise build per message for nothing.
+    bool spans_on() const { return m_ctx->spans().enabled(); }
     void span(const std::string& name, const std::string& cat, const sc_core::sc_time& start,
               const sc_core::sc_time& end) {
         m_ctx->spans().span(m_path, name, cat, start.value(), end.value());

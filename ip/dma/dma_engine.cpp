@@ -118,7 +118,7 @@ void dma_engine::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
     m_bytes += desc->bytes;
     m_queue.change_at(accept, +1);
     m_queue.change_at(done, -1);
-    span("copy " + std::to_string(desc->bytes) + " B", "dma", data_start, done);
+    if (spans_on()) span("copy " + std::to_string(desc->bytes) + " B", "dma", data_start, done);
 
     desc->accepted = accept;
     desc->data_start = data_start;

@@ -158,7 +158,8 @@ void ethernet_endpoint::run() {
         progress();
         ready = std::max(ready + gap, link_free);
     }
-    if (m_frames > 0) span("send " + std::to_string(m_frames) + " frames", "eth", start, link_free);
+    if (m_frames > 0 && spans_on())
+        span("send " + std::to_string(m_frames) + " frames", "eth", start, link_free);
 
     while (m_received < m_expect) wait(m_received_event);
     const sc_time done = std::max(std::max(link_free, m_last_landing), m_last_arrival);

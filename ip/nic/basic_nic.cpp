@@ -285,8 +285,9 @@ void basic_nic::send_message(const message& m) {
     done.data.reset();  // the sender's data is unchanged
     tx_message_done(done);
     notify_host(done, last_end);
-    span("send " + std::to_string(d.bytes) + "B to " + std::to_string(d.peer), "comm", m.posted,
-         last_end);
+    if (spans_on())
+        span("send " + std::to_string(d.bytes) + "B to " + std::to_string(d.peer), "comm", m.posted,
+             last_end);
 }
 
 void basic_nic::notify_host(nic_msg_ext& ext, const sc_core::sc_time& at) {

@@ -224,10 +224,11 @@ sc_core::sc_time inceptionn_nic::tx_process(tx_frame& f) {
     const sc_core::sc_time done = s.end + cycle_time(m_compress_latency);
     if (f.ext.seq == 0) m_msg_compress_start = s.start;
     if (f.ext.seq + 1 == f.ext.frames) {
-        ctx().spans().span(
-            path() + ".compress",
-            "compress " + std::to_string(f.ext.msg_bytes) + "B to " + std::to_string(f.ext.dst),
-            "compress", m_msg_compress_start.value(), done.value());
+        if (spans_on())
+            ctx().spans().span(
+                path() + ".compress",
+                "compress " + std::to_string(f.ext.msg_bytes) + "B to " + std::to_string(f.ext.dst),
+                "compress", m_msg_compress_start.value(), done.value());
     }
     f.ext.payload = static_cast<std::uint32_t>(out);
     f.ext.compressed = true;
@@ -273,10 +274,11 @@ sc_core::sc_time inceptionn_nic::tx_process_train(tx_frame& f) {
     f.tail_processed = tail_end + latency;
     if (f.ext.seq == 0) m_msg_compress_start = s.start;
     if (f.ext.seq + n == f.ext.frames) {
-        ctx().spans().span(
-            path() + ".compress",
-            "compress " + std::to_string(f.ext.msg_bytes) + "B to " + std::to_string(f.ext.dst),
-            "compress", m_msg_compress_start.value(), f.tail_processed.value());
+        if (spans_on())
+            ctx().spans().span(
+                path() + ".compress",
+                "compress " + std::to_string(f.ext.msg_bytes) + "B to " + std::to_string(f.ext.dst),
+                "compress", m_msg_compress_start.value(), f.tail_processed.value());
     }
     m_bytes_in += f.ext.raw_payload;
     m_bytes_out += out_total;
@@ -320,10 +322,11 @@ void inceptionn_nic::decompressed(const packet_ext& ext, const sc_core::sc_time&
     if (m.done == 0) m.first = start;
     m.done += ext.train;
     if (m.done == ext.frames) {
-        ctx().spans().span(
-            path() + ".decompress.from" + std::to_string(ext.src),
-            "decompress " + std::to_string(ext.msg_bytes) + "B from " + std::to_string(ext.src),
-            "decompress", m.first.value(), done.value());
+        if (spans_on())
+            ctx().spans().span(
+                path() + ".decompress.from" + std::to_string(ext.src),
+                "decompress " + std::to_string(ext.msg_bytes) + "B from " + std::to_string(ext.src),
+                "decompress", m.first.value(), done.value());
         m_rx_msgs.erase(key);
     }
 }
@@ -376,10 +379,11 @@ sc_core::sc_time inceptionn_nic::rx_process(packet_ext& ext, const sc_core::sc_t
     ext.compressed = false;
     ++m_decompressed_frames;
     if (++m.done == ext.frames) {
-        ctx().spans().span(
-            path() + ".decompress.from" + std::to_string(ext.src),
-            "decompress " + std::to_string(ext.msg_bytes) + "B from " + std::to_string(ext.src),
-            "decompress", m.first.value(), done.value());
+        if (spans_on())
+            ctx().spans().span(
+                path() + ".decompress.from" + std::to_string(ext.src),
+                "decompress " + std::to_string(ext.msg_bytes) + "B from " + std::to_string(ext.src),
+                "decompress", m.first.value(), done.value());
         m_rx_msgs.erase(key);
     }
     return done;
