@@ -288,8 +288,8 @@ void host_cpu::materialise(std::vector<ops::op> list) {
         s.tag = o.tag;
         s.tos = o.tos;
         const ops::traffic t = ops::memory_traffic(o);
-        s.read_passes = static_cast<std::uint8_t>(t.read_passes);
-        s.write_passes = static_cast<std::uint8_t>(t.write_passes);
+        s.read_passes = t.read_passes;
+        s.write_passes = t.write_passes;
         // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
         // (collective_ops' RECV_REDUCE expansion).
         if (o.kind == op_kind::SUM && o.inputs == 2) {

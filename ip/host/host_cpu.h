@@ -98,8 +98,8 @@ private:
         op_unit unit = op_unit::CPU;
         op_phase phase = op_phase::OTHER;  // ops::phase_of
         std::uint8_t tos = 0;
-        std::uint8_t read_passes = 0;  // ops::memory_traffic
-        std::uint8_t write_passes = 0;
+        std::uint32_t read_passes = 0;  // ops::memory_traffic (a SUM reads `inputs` buffers)
+        std::uint32_t write_passes = 0;
         // How it ran.
         op_state state = op_state::WAITING;
         bool matched = false;        // RECV: its message arrived
