@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
 
@@ -92,7 +93,7 @@ void dma_engine::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
     while (!m_active.empty() && m_active.front() <= accept) m_active.pop_front();
     m_last_accept = accept;
 
-    const sc_time setup_time(static_cast<double>(m_setup.ps), sc_core::SC_PS);
+    const sc_time setup_time = ps_time(m_setup.ps);
     const timed_resource::slot set_up = m_setup_unit.reserve(accept, setup_time);
     // Data phases do not overlap: the engine completes (and reports) a descriptor before it
     // moves the next one's data, so completions stay in order.

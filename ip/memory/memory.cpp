@@ -58,8 +58,7 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
         return;
     }
     const sc_core::sc_time start = arrival > m_busy_until ? arrival : m_busy_until;
-    const sc_core::sc_time xfer(static_cast<double>(m_bandwidth.transfer_time(len).ps),
-                                sc_core::SC_PS);
+    const sc_core::sc_time xfer = ps_time(m_bandwidth.transfer_time(len).ps);
     const sc_core::sc_time end = start + xfer;
     m_busy_until = end;
     const sc_core::sc_time done = end + ps_time(m_latency.ps);

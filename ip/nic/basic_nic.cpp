@@ -171,10 +171,7 @@ void basic_nic::send_message(const message& m) {
     m_tx_messages_flow.enter(d.bytes);
     m_tx_active_frames = frames;
     const auto engine_time = [this](std::uint64_t wire) {
-        return sc_time(
-            static_cast<double>(
-                units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps),
-            sc_core::SC_PS);
+        return ps_time(units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps);
     };
 
     // A train's wire bytes stay below 2^31 (packet_ext::wire is 32 bits).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace trainvp::ip {
 
@@ -53,10 +54,9 @@ void traffic_generator::run() {
     using sc_core::sc_time;
     tlm_utils::tlm_quantumkeeper qk;
     qk.reset();
-    const sc_time start(static_cast<double>(m_start.ps), sc_core::SC_PS);
+    const sc_time start = ps_time(m_start.ps);
     if (start > sc_core::SC_ZERO_TIME) wait(start);
-    const sc_time gap(static_cast<double>(m_rate.transfer_time(m_message_size.bytes).ps),
-                      sc_core::SC_PS);
+    const sc_time gap = ps_time(m_rate.transfer_time(m_message_size.bytes).ps);
     const std::uint64_t size = m_message_size.bytes;
     const std::uint64_t slots = m_region.bytes / size;
     // A buffer of the full message size: a functional target may read or write all of it.  It
