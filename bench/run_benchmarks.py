@@ -2,6 +2,7 @@
 """Runs trainvp's benchmarks and writes docs/performance.md.
 
     python3 bench/run_benchmarks.py [--build build] [--quick] [--ring-nodes 4,16,64,256,1024]
+                                    [--instr-nodes 64,128,256]
 
 Every figure in the report is printed next to the command that produced it.  Benchmarks are
 measurements, never assertions: nothing here fails on a slow machine.
@@ -11,6 +12,7 @@ import json
 import math
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -82,6 +84,9 @@ def main():
                     help="node counts of the 64 MiB ring all-reduce at message level")
     ap.add_argument("--ring-timeout", type=float, default=900,
                     help="seconds after which a ring size is recorded as not finished")
+    ap.add_argument("--instr-nodes", default="64,128,256",
+                    help="ring sizes whose simulation is counted in instructions (valgrind "
+                    "--tool=callgrind, if installed; empty: skip)")
     args = ap.parse_args()
     b = args.build
     sections = []
@@ -188,6 +193,38 @@ def main():
                      "(targets at N = 1024: < 2 s, < 2 GB RSS; cost <= linear in N x steps)",
                      "python3 bench/ring_allreduce.py N CONFIG && "
                      f"{b}/bench/platform_bench CONFIG tx_messages", rows))
+
+    # (b') The same ring counted in instructions (callgrind, simulation only: sc_start), which
+    # machine noise and caches do not change: cost per message constant in N means cost linear
+    # in N x steps; wall time that grows faster comes from the memory hierarchy.
+    ins = [int(x) for x in args.instr_nodes.split(",") if x]
+    if args.quick:
+        ins = [n for n in ins if n <= 64]
+    if ins and shutil.which("valgrind"):
+        rows, pts = [], []
+        for n in ins:
+            cfg = os.path.join(ring_dir, f"ring{n}.yaml")
+            run([sys.executable, "bench/ring_allreduce.py", str(n), cfg])
+            out = os.path.join(ring_dir, f"callgrind{n}.out")
+            run(["valgrind", "--tool=callgrind", "--toggle-collect=sc_core::sc_simcontext::simulate*",
+                 f"--callgrind-out-file={out}", f"{b}/bench/platform_bench",
+                 os.path.relpath(cfg, ROOT), "tx_messages"])
+            total = 0
+            with open(out) as f:
+                for line in f:
+                    if line.startswith("totals:") or line.startswith("summary:"):
+                        total = int(line.split()[1])
+            msgs = n * 2 * (n - 1)
+            pts.append((msgs, total))
+            rows.append((f"N = {n}", f"{msgs:,} messages; {total / 1e9:.3f} G instructions in the "
+                         f"simulation; {total / msgs:,.0f} per message"))
+        if len(pts) >= 2:
+            rows.append(("fit: simulation instructions ~ (N x steps)^k",
+                         f"k = {fit_exponent([p[0] for p in pts], [p[1] for p in pts]):.2f}"))
+        sections.append(("Ring all-reduce of 64 MiB at message level, counted in instructions "
+                         "(callgrind; the simulation only)",
+                         "valgrind --tool=callgrind --toggle-collect='sc_core::sc_simcontext::"
+                         f"simulate*' {b}/bench/platform_bench CONFIG tx_messages", rows))
 
     # Codec throughput.
     codec = os.path.join(ROOT, b, "bench/codec_bench")
