@@ -94,6 +94,17 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
             "arrived. Default 128: a Gen5 x16 256B-MPS stream at the default latency needs "
             "(t_TLP + 2*latency)/t_TLP = 89.8 to stay unthrottled")
         .range("1", "65536");
+    d.choice("service_order", &pcie_link::m_order, {{"call", order::CALL}, {"time", order::TIME}},
+             "call",
+             "Order in which each direction serves TLPs. call: in the order they are made (FIFO "
+             "behind every earlier reservation, the loosely-timed approximation: a read request "
+             "made now waits behind a write reserved for a frame that is still being "
+             "processed). time: in arrival-time order, a TLP taking the first idle time at or "
+             "after it is ready around earlier reservations (platform/time_ordered_resource.h), "
+             "as the link's transmit arbiter sends the TLPs that exist (rev 3.0 §2.4 ordering "
+             "applies between TLPs that have been issued). Flow-control credits are still "
+             "taken in call order. Equal when TLPs are made in time order; ip/pcie/README.md, "
+             "'Service order'");
     d.target("dev", &pcie_link::dev, "mem", "DMA reads and writes from the device");
     d.initiator("host", &pcie_link::host, "mem", "Requests to host memory (the root complex)");
 
@@ -148,12 +159,19 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
             "Time the wire " + w + " sat idle waiting for credits");
         d.stat_of(
             n + "_queue_delay",
-            [m](const pcie_link& l) -> const distribution& { return (l.*m).wire.wait_ns(); }, "ns",
+            [m](const pcie_link& l) -> const distribution& {
+                return l.m_order == order::TIME ? (l.*m).timed.wait_ns() : (l.*m).wire.wait_ns();
+            },
+            "ns",
             "Per TLP " + w +
                 ": start minus ready (serialisation behind earlier TLPs and "
                 "credit waits)");
         d.signal_of(
-            n + "_busy", [m](pcie_link& l) -> traced_level& { return (l.*m).wire.busy_signal(); },
+            n + "_busy",
+            [m](pcie_link& l) -> traced_level& {
+                return l.m_order == order::TIME ? (l.*m).timed.busy_signal()
+                                                : (l.*m).wire.busy_signal();
+            },
             "1 while the direction " + w + " sends a TLP");
     }
 }
@@ -211,13 +229,16 @@ sc_core::sc_time pcie_link::send(direction& dir, std::uint64_t payload, std::uin
     const std::size_t slot = static_cast<std::size_t>(dir.sent % m_credits);
     // The credit of TLP i - credits (same ring slot) must have returned.
     const sc_time credit = dir.sent >= m_credits ? dir.credit_back[slot] : sc_core::SC_ZERO_TIME;
-    const sc_time free = std::max(ready, dir.wire.busy_until());
+    const bool by_time = m_order == order::TIME;
+    const sc_time free =
+        by_time ? dir.timed.idle_from(ready) : std::max(ready, dir.wire.busy_until());
     if (credit > free) {
         ++dir.credit_stalls;
         dir.credit_stall_ns.add(ns(credit - free));
     }
-    const timed_resource::slot s = dir.wire.reserve(std::max(ready, credit), duration);
-    const sc_time arrival = s.end + m_lat;
+    const sc_time end = by_time ? dir.timed.reserve(std::max(ready, credit), duration).end
+                                : dir.wire.reserve(std::max(ready, credit), duration).end;
+    const sc_time arrival = end + m_lat;
     dir.credit_back[slot] = arrival + m_lat;
     ++dir.sent;
     ++dir.tlps;

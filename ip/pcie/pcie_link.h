@@ -15,6 +15,7 @@
 #include <tlm>
 
 #include "platform/ip_module.h"
+#include "platform/time_ordered_resource.h"
 #include "platform/timed_resource.h"
 #include "traces/traced_level.h"
 
@@ -40,7 +41,8 @@ public:
 private:
     // One direction of the link: the wire, the credits, and its statistics.
     struct direction {
-        timed_resource wire;
+        timed_resource wire;                        // service_order: call
+        time_ordered_resource timed;                // service_order: time
         std::vector<sc_core::sc_time> credit_back;  // ring: when each in-flight credit returns
         std::uint64_t sent = 0;                     // TLPs ever sent (ring index)
         counter tlps, payload, wire_bytes, credit_stalls;
@@ -66,6 +68,8 @@ private:
     units::data_size m_dllp_overhead;
     units::duration m_latency;
     std::uint64_t m_credits = 0;
+    enum class order { CALL, TIME };
+    order m_order = order::CALL;
 
     double m_rate = 0.0;  // bytes/s after encoding
     sc_core::sc_time m_lat;
