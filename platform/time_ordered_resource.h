@@ -62,6 +62,32 @@ public:
         return slot{start, t};
     }
 
+    // The earliest start at or after `arrival` of an idle gap at least `duration` long (for
+    // work that cannot be split, a PCIe TLP).
+    sc_core::sc_time first_fit(const sc_core::sc_time& arrival,
+                               const sc_core::sc_time& duration) const {
+        if (arrival >= m_busy_until) return arrival;
+        sc_core::sc_time t = idle_from(arrival);
+        for (auto next = m_busy.upper_bound(t); next != m_busy.end() && next->first - t < duration;
+             ++next) {
+            t = next->second;
+        }
+        return t;
+    }
+
+    // Serves `duration` in one piece from `start`, which must be idle for that long (a
+    // first_fit answer); `arrival` is for the wait statistic.
+    slot reserve_at(const sc_core::sc_time& arrival, const sc_core::sc_time& start,
+                    const sc_core::sc_time& duration) {
+        prune();
+        const sc_core::sc_time end = start + duration;
+        add(start, end);
+        if (end > m_busy_until) m_busy_until = end;
+        m_busy_ps += duration.value();
+        m_wait_ps.sample(static_cast<double>((start - arrival).value()) / 1000.0);
+        return slot{start, end};
+    }
+
     // The first idle instant at or after `t`.
     sc_core::sc_time idle_from(const sc_core::sc_time& t) const {
         auto it = m_busy.upper_bound(t);
