@@ -353,17 +353,20 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
     }
     const std::uint64_t mps = m_mps.bytes;
     sc_time done = ready;
-    // A transaction's TLPs leave in order in each direction: each is ready no earlier than the
-    // one before it left (what the call-order wire does anyway; in time order it spares the
-    // search through the earlier ones' reservations).
+    // A transaction's TLPs leave in order in each direction.  The call-order wire does that by
+    // itself; in time order each is made ready no earlier than the one before it left (which
+    // also spares the search through that one's reservations).
     sc_time up_after = ready, down_after = ready;
+    const auto in_order = [this](const sc_time& r, const sc_time& after) {
+        return m_order == order::TIME ? std::max(r, after) : r;
+    };
     if (trans.is_write()) {
         // A zero-length write is still one TLP.
         const std::uint64_t tlps = std::max<std::uint64_t>(1, (len + mps - 1) / mps);
         for (std::uint64_t i = 0; i < tlps; ++i) {
             const std::uint64_t off = i * mps;
             const std::uint64_t p = std::min(mps, len - off);
-            const sc_time arrival = send(m_up, p, m_tlp_overhead.bytes, std::max(ready, up_after));
+            const sc_time arrival = send(m_up, p, m_tlp_overhead.bytes, in_order(ready, up_after));
             up_after = arrival - m_lat;
             sc_time mem_done;
             if (!host_access(trans, tlm::TLM_WRITE_COMMAND, off, p, arrival, mem_done)) return;
@@ -378,7 +381,7 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
         for (std::uint64_t j = 0; j < requests; ++j) {
             const std::uint64_t off = j * mrrs;
             const std::uint64_t r = std::min(mrrs, len - off);
-            const sc_time arrival = send(m_up, 0, m_tlp_overhead.bytes, std::max(ready, up_after));
+            const sc_time arrival = send(m_up, 0, m_tlp_overhead.bytes, in_order(ready, up_after));
             up_after = arrival - m_lat;
             sc_time mem_done;
             if (!host_access(trans, tlm::TLM_READ_COMMAND, off, r, arrival, mem_done)) return;
@@ -386,7 +389,7 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
             for (std::uint64_t c = 0; c < cpls; ++c) {
                 const std::uint64_t q = std::min(mps, r - c * mps);
                 const sc_time arrival =
-                    send(m_down, q, m_cpl_overhead.bytes, std::max(mem_done, down_after));
+                    send(m_down, q, m_cpl_overhead.bytes, in_order(mem_done, down_after));
                 down_after = arrival - m_lat;
                 done = std::max(done, arrival);
             }
