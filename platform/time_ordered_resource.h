@@ -119,6 +119,15 @@ private:
     void add(const sc_core::sc_time& s, const sc_core::sc_time& e) {
         if (e <= s) return;
         m_busy_flag.busy(s, e);
+        if (m_busy.empty() || s >= m_busy.rbegin()->second) {
+            // After everything: extend the last interval or append one.
+            if (!m_busy.empty() && m_busy.rbegin()->second == s) {
+                m_busy.rbegin()->second = e;
+            } else {
+                m_busy.emplace_hint(m_busy.end(), s, e);
+            }
+            return;
+        }
         auto next = m_busy.lower_bound(s);
         const bool joins_next = next != m_busy.end() && next->first == e;
         if (next != m_busy.begin()) {

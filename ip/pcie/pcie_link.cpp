@@ -276,7 +276,14 @@ sc_core::sc_time pcie_link::send_by_time(direction& dir, const sc_core::sc_time&
         // holds is sorted by start and so by credit return too (each TLP starts after the one
         // before it has left the wire and holds its credit for its duration + 2 latency).
         const sc_time now = sc_core::sc_time_stamp();
-        while (!dir.holds.empty() && dir.holds.front().back <= now) dir.holds.pop_front();
+        // Returned credits cannot count (their return is before now <= t); drop them now and
+        // then, in one go, to keep insertion cheap.
+        if (dir.holds.size() >= 4096 && dir.holds[dir.holds.size() / 2].back <= now) {
+            const auto gone =
+                std::upper_bound(dir.holds.begin(), dir.holds.end(), now,
+                                 [](const sc_time& x, const credit_hold& h) { return x < h.back; });
+            dir.holds.erase(dir.holds.begin(), gone);
+        }
         const auto by_start = [](const sc_time& x, const credit_hold& h) { return x < h.start; };
         // Credits held at t: of the TLPs started at or before t (before p), those whose credit
         // has not returned by t, a run at the end as returns are in start order.  So a credit

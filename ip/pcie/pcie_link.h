@@ -8,7 +8,6 @@
 // `host` with the time the TLP carrying them arrived.
 #pragma once
 
-#include <deque>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -48,7 +47,7 @@ private:
         timed_resource wire;                      // service_order: call
         time_ordered_resource timed;              // service_order: time
         sc_core::sc_time last_ready, last_start;  // time order: the previous TLP's
-        std::deque<credit_hold> holds;            // time order: by start, credits not yet returned
+        std::vector<credit_hold> holds;           // time order: by start, credits not yet returned
         std::vector<sc_core::sc_time> credit_back;  // ring: when each in-flight credit returns
         std::uint64_t sent = 0;                     // TLPs ever sent (ring index)
         counter tlps, payload, wire_bytes, credit_stalls;
