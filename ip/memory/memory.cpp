@@ -72,8 +72,7 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    const sc_core::sc_time xfer(static_cast<double>(m_bandwidth.transfer_time(len).ps),
-                                sc_core::SC_PS);
+    const sc_core::sc_time xfer = ps_time(m_bandwidth.transfer_time(len).ps);
     sc_core::sc_time start, end;
     if (m_order == order::TIME) {
         const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer);
