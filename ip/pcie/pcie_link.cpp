@@ -187,11 +187,11 @@ pcie_link::pcie_link(const sc_core::sc_module_name& name, const params& p) : ip_
     // instant (the wire sends one at a time); with fewer credits than that they can bind.
     const sc_core::sc_time shortest =
         tlp_time(0, std::min(m_tlp_overhead.bytes, m_cpl_overhead.bytes));
-    m_max_hold =
+    const sc_core::sc_time longest_hold =
         tlp_time(m_mps.bytes, std::max(m_tlp_overhead.bytes, m_cpl_overhead.bytes)) + m_lat + m_lat;
     m_credits_can_bind =
         shortest == sc_core::SC_ZERO_TIME ||
-        static_cast<std::uint64_t>(m_max_hold.value() / shortest.value()) + 1 >= m_credits;
+        static_cast<std::uint64_t>(longest_hold.value() / shortest.value()) + 1 >= m_credits;
     for (direction* dir : {&m_up, &m_down}) {
         dir->credit_back.assign(static_cast<std::size_t>(m_credits), sc_core::SC_ZERO_TIME);
     }

@@ -79,7 +79,6 @@ private:
     enum class order { CALL, TIME };
     order m_order = order::CALL;
     bool m_credits_can_bind = true;  // time order: whether credits may ever bind
-    sc_core::sc_time m_max_hold;     // time order: longest time a TLP holds a credit
 
     double m_rate = 0.0;  // bytes/s after encoding
     sc_core::sc_time m_lat;
