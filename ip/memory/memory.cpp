@@ -23,6 +23,16 @@ void memory::declare(type_decl<memory>& d) {
     d.param("ports", &memory::m_ports, "1",
             "Target sockets (one per initiator: CPU, PCIe links); they share the data channel")
         .range("1", "64");
+    d.choice("service_order", &memory::m_order, {{"call", order::CALL}, {"time", order::TIME}},
+             "call",
+             "Order in which the data channel serves requests. call: in the order they are made "
+             "(FIFO behind every earlier reservation, the loosely-timed approximation; a request "
+             "arriving now waits behind one reserved for later). time: in arrival-time order, "
+             "each request taking the idle time at and after its arrival around earlier "
+             "reservations, split over idle gaps if need be (platform/time_ordered_resource.h), "
+             "as a DRAM controller serves the requests that have reached it (JEDEC JESD79-4 "
+             "has no notion of requests not yet issued). Equal when requests are made in time "
+             "order; see ip/pcie/README.md, 'Service order'");
     d.target("target", &memory::target, "mem", "Read and write requests, one socket per initiator");
     d.stat("reads", &memory::m_reads, "1", "Read requests served");
     d.stat("writes", &memory::m_writes, "1", "Write requests served");
@@ -35,7 +45,12 @@ void memory::declare(type_decl<memory>& d) {
     d.stat("busy_time", &memory::m_busy_ns, "ns", "Time the data channel was moving data");
     d.headline("utilisation", &memory::m_utilisation, "1", "busy_time / simulated time of the run");
     d.stat("queue_delay", &memory::m_queue_ns, "ns", "Time a request waited for the data channel");
-    d.signal("busy", &memory::m_busy, "1 while the data channel moves data");
+    d.signal_of(
+        "busy",
+        [](memory& m) -> traced_level& {
+            return m.m_order == order::TIME ? m.m_channel.busy_signal() : m.m_busy;
+        },
+        "1 while the data channel moves data");
     d.signal("queue", &memory::m_queue, "Requests waiting for or using the data channel");
 }
 
@@ -57,10 +72,18 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    const sc_core::sc_time start = arrival > m_busy_until ? arrival : m_busy_until;
     const sc_core::sc_time xfer = ps_time(m_bandwidth.transfer_time(len).ps);
-    const sc_core::sc_time end = start + xfer;
-    m_busy_until = end;
+    sc_core::sc_time start, end;
+    if (m_order == order::TIME) {
+        const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer);
+        start = s.start;
+        end = s.end;
+    } else {
+        start = arrival > m_busy_until ? arrival : m_busy_until;
+        end = start + xfer;
+        m_busy.busy(start, end);
+    }
+    if (end > m_busy_until) m_busy_until = end;
     const sc_core::sc_time done = end + ps_time(m_latency.ps);
     if (done > m_last_done) m_last_done = done;
 
@@ -74,7 +97,6 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
     }
     m_busy_ns.add(ns(xfer));
     m_queue_ns.sample(ns(start - arrival));
-    m_busy.busy(start, end);
     m_queue.change_at(arrival, +1);
     m_queue.change_at(end, -1);
 

@@ -6,6 +6,7 @@
 #include <tlm>
 
 #include "platform/ip_module.h"
+#include "platform/time_ordered_resource.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {
@@ -28,8 +29,11 @@ private:
     units::duration m_latency;
     units::data_size m_size;
     std::uint64_t m_ports = 1;
+    enum class order { CALL, TIME };
+    order m_order = order::CALL;
 
     sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
+    time_ordered_resource m_channel;  // service_order: time
     sc_core::sc_time m_last_done = sc_core::SC_ZERO_TIME;
 
     counter m_reads, m_writes, m_bytes_read, m_bytes_written, m_errors;

@@ -94,6 +94,17 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
             "arrived. Default 128: a Gen5 x16 256B-MPS stream at the default latency needs "
             "(t_TLP + 2*latency)/t_TLP = 89.8 to stay unthrottled")
         .range("1", "65536");
+    d.choice("service_order", &pcie_link::m_order, {{"call", order::CALL}, {"time", order::TIME}},
+             "call",
+             "Order in which each direction serves TLPs. call: in the order they are made (FIFO "
+             "behind every earlier reservation, the loosely-timed approximation: a read request "
+             "made now waits behind a write reserved for a frame that is still being "
+             "processed). time: in arrival-time order, a TLP taking the first idle time at or "
+             "after it is ready around earlier reservations (platform/time_ordered_resource.h), "
+             "as the link's transmit arbiter sends the TLPs that exist (rev 3.0 §2.4 ordering "
+             "applies between TLPs that have been issued). Flow-control credits are still "
+             "taken in call order. Equal when TLPs are made in time order; ip/pcie/README.md, "
+             "'Service order'");
     d.target("dev", &pcie_link::dev, "mem", "DMA reads and writes from the device");
     d.initiator("host", &pcie_link::host, "mem", "Requests to host memory (the root complex)");
 
@@ -148,12 +159,19 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
             "Time the wire " + w + " sat idle waiting for credits");
         d.stat_of(
             n + "_queue_delay",
-            [m](const pcie_link& l) -> const distribution& { return (l.*m).wire.wait_ns(); }, "ns",
+            [m](const pcie_link& l) -> const distribution& {
+                return l.m_order == order::TIME ? (l.*m).timed.wait_ns() : (l.*m).wire.wait_ns();
+            },
+            "ns",
             "Per TLP " + w +
                 ": start minus ready (serialisation behind earlier TLPs and "
                 "credit waits)");
         d.signal_of(
-            n + "_busy", [m](pcie_link& l) -> traced_level& { return (l.*m).wire.busy_signal(); },
+            n + "_busy",
+            [m](pcie_link& l) -> traced_level& {
+                return l.m_order == order::TIME ? (l.*m).timed.busy_signal()
+                                                : (l.*m).wire.busy_signal();
+            },
             "1 while the direction " + w + " sends a TLP");
     }
 }
@@ -165,6 +183,15 @@ pcie_link::pcie_link(const sc_core::sc_module_name& name, const params& p) : ip_
     m_rate = static_cast<double>(m_lanes) * static_cast<double>(k_mts[m_gen]) * 1e6 *
              static_cast<double>(e.num) / static_cast<double>(e.den) / 8.0;
     m_lat = ps_time(m_latency.ps);
+    // In time order, at most (longest hold) / (shortest TLP) + 1 TLPs can hold a credit at one
+    // instant (the wire sends one at a time); with fewer credits than that they can bind.
+    const sc_core::sc_time shortest =
+        tlp_time(0, std::min(m_tlp_overhead.bytes, m_cpl_overhead.bytes));
+    const sc_core::sc_time longest_hold =
+        tlp_time(m_mps.bytes, std::max(m_tlp_overhead.bytes, m_cpl_overhead.bytes)) + m_lat + m_lat;
+    m_credits_can_bind =
+        shortest == sc_core::SC_ZERO_TIME ||
+        static_cast<std::uint64_t>(longest_hold.value() / shortest.value()) + 1 >= m_credits;
     for (direction* dir : {&m_up, &m_down}) {
         dir->credit_back.assign(static_cast<std::size_t>(m_credits), sc_core::SC_ZERO_TIME);
     }
@@ -208,23 +235,87 @@ sc_core::sc_time pcie_link::send(direction& dir, std::uint64_t payload, std::uin
                                  const sc_core::sc_time& ready) {
     using sc_core::sc_time;
     const sc_time duration = tlp_time(payload, overhead);
-    const std::size_t slot = static_cast<std::size_t>(dir.sent % m_credits);
-    // The credit of TLP i - credits (same ring slot) must have returned.
-    const sc_time credit = dir.sent >= m_credits ? dir.credit_back[slot] : sc_core::SC_ZERO_TIME;
-    const sc_time free = std::max(ready, dir.wire.busy_until());
-    if (credit > free) {
-        ++dir.credit_stalls;
-        dir.credit_stall_ns.add(ns(credit - free));
+    sc_time end;
+    if (m_order == order::TIME) {
+        end = send_by_time(dir, duration, ready);
+    } else {
+        const std::size_t slot = static_cast<std::size_t>(dir.sent % m_credits);
+        // The credit of TLP i - credits (same ring slot) must have returned.
+        const sc_time credit =
+            dir.sent >= m_credits ? dir.credit_back[slot] : sc_core::SC_ZERO_TIME;
+        const sc_time free = std::max(ready, dir.wire.busy_until());
+        if (credit > free) {
+            ++dir.credit_stalls;
+            dir.credit_stall_ns.add(ns(credit - free));
+        }
+        end = dir.wire.reserve(std::max(ready, credit), duration).end;
+        dir.credit_back[slot] = end + m_lat + m_lat;
     }
-    const timed_resource::slot s = dir.wire.reserve(std::max(ready, credit), duration);
-    const sc_time arrival = s.end + m_lat;
-    dir.credit_back[slot] = arrival + m_lat;
+    const sc_time arrival = end + m_lat;
     ++dir.sent;
     ++dir.tlps;
     dir.payload += payload;
     dir.wire_bytes += payload + overhead + m_dllp_overhead.bytes;
     dir.busy_ns.add(ns(duration));
     return arrival;
+}
+
+// service_order: time.  The TLP takes the first idle gap on the wire at or after `ready` that
+// holds it whole and in which a credit is free: at most `credits` TLPs hold one at any instant,
+// each from its start until it arrived + latency.  Only TLPs that overlap that instant count,
+// not those reserved for later (unlike the call-order ring).
+sc_core::sc_time pcie_link::send_by_time(direction& dir, const sc_core::sc_time& duration,
+                                         const sc_core::sc_time& ready) {
+    using sc_core::sc_time;
+    // Served in arrival order: a TLP ready no earlier than the one made before it does not
+    // overtake it (and skips the search through what that one already passed).
+    const sc_time from = ready >= dir.last_ready ? std::max(ready, dir.last_start) : ready;
+    const sc_time free = dir.timed.first_fit(from, duration);
+    sc_time t = free;
+    if (m_credits_can_bind) {
+        // holds is sorted by start and so by credit return too (each TLP starts after the one
+        // before it has left the wire and holds its credit for its duration + 2 latency).
+        const sc_time now = sc_core::sc_time_stamp();
+        // Returned credits cannot count (their return is before now <= t); drop them now and
+        // then, in one go, to keep insertion cheap.
+        if (dir.holds.size() >= 4096 && dir.holds[dir.holds.size() / 2].back <= now) {
+            const auto gone =
+                std::upper_bound(dir.holds.begin(), dir.holds.end(), now,
+                                 [](const sc_time& x, const credit_hold& h) { return x < h.back; });
+            dir.holds.erase(dir.holds.begin(), gone);
+        }
+        const auto by_start = [](const sc_time& x, const credit_hold& h) { return x < h.start; };
+        // Credits held at t: of the TLPs started at or before t (before p), those whose credit
+        // has not returned by t, a run at the end as returns are in start order.  So a credit
+        // is free unless the credits-th last of them is still out, and then it frees when
+        // that one returns.
+        const auto cr = static_cast<std::ptrdiff_t>(m_credits);
+        auto p = dir.holds.empty() || t >= dir.holds.back().start
+                     ? dir.holds.end()
+                     : std::upper_bound(dir.holds.begin(), dir.holds.end(), t, by_start);
+        while (p - dir.holds.begin() >= cr && (p - cr)->back > t) {
+            t = dir.timed.first_fit((p - cr)->back, duration);
+            // A few steps forward, or a search when t jumped past many.
+            for (int i = 0; i < 8 && p != dir.holds.end() && p->start <= t; ++i) ++p;
+            if (p != dir.holds.end() && p->start <= t) {
+                p = std::upper_bound(p, dir.holds.end(), t, by_start);
+            }
+        }
+        if (t > free) {
+            ++dir.credit_stalls;
+            dir.credit_stall_ns.add(ns(t - free));
+        }
+    }
+    const sc_time end = dir.timed.reserve_at(ready, t, duration).end;
+    dir.last_ready = ready;
+    dir.last_start = t;
+    if (m_credits_can_bind) {
+        const auto at =
+            std::upper_bound(dir.holds.begin(), dir.holds.end(), t,
+                             [](const sc_time& x, const credit_hold& h) { return x < h.start; });
+        dir.holds.insert(at, credit_hold{t, end + m_lat + m_lat});
+    }
+    return end;
 }
 
 bool pcie_link::host_access(tlm::tlm_generic_payload& orig, tlm::tlm_command cmd,
@@ -269,13 +360,21 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
     }
     const std::uint64_t mps = m_mps.bytes;
     sc_time done = ready;
+    // A transaction's TLPs leave in order in each direction.  The call-order wire does that by
+    // itself; in time order each is made ready no earlier than the one before it left (which
+    // also spares the search through that one's reservations).
+    sc_time up_after = ready, down_after = ready;
+    const auto in_order = [this](const sc_time& r, const sc_time& after) {
+        return m_order == order::TIME ? std::max(r, after) : r;
+    };
     if (trans.is_write()) {
         // A zero-length write is still one TLP.
         const std::uint64_t tlps = std::max<std::uint64_t>(1, (len + mps - 1) / mps);
         for (std::uint64_t i = 0; i < tlps; ++i) {
             const std::uint64_t off = i * mps;
             const std::uint64_t p = std::min(mps, len - off);
-            const sc_time arrival = send(m_up, p, m_tlp_overhead.bytes, ready);
+            const sc_time arrival = send(m_up, p, m_tlp_overhead.bytes, in_order(ready, up_after));
+            up_after = arrival - m_lat;
             sc_time mem_done;
             if (!host_access(trans, tlm::TLM_WRITE_COMMAND, off, p, arrival, mem_done)) return;
             done = std::max(done, mem_done);
@@ -289,13 +388,17 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
         for (std::uint64_t j = 0; j < requests; ++j) {
             const std::uint64_t off = j * mrrs;
             const std::uint64_t r = std::min(mrrs, len - off);
-            const sc_time arrival = send(m_up, 0, m_tlp_overhead.bytes, ready);
+            const sc_time arrival = send(m_up, 0, m_tlp_overhead.bytes, in_order(ready, up_after));
+            up_after = arrival - m_lat;
             sc_time mem_done;
             if (!host_access(trans, tlm::TLM_READ_COMMAND, off, r, arrival, mem_done)) return;
             const std::uint64_t cpls = std::max<std::uint64_t>(1, (r + mps - 1) / mps);
             for (std::uint64_t c = 0; c < cpls; ++c) {
                 const std::uint64_t q = std::min(mps, r - c * mps);
-                done = std::max(done, send(m_down, q, m_cpl_overhead.bytes, mem_done));
+                const sc_time arrival =
+                    send(m_down, q, m_cpl_overhead.bytes, in_order(mem_done, down_after));
+                down_after = arrival - m_lat;
+                done = std::max(done, arrival);
             }
         }
         ++m_reads;

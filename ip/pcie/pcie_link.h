@@ -15,6 +15,7 @@
 #include <tlm>
 
 #include "platform/ip_module.h"
+#include "platform/time_ordered_resource.h"
 #include "platform/timed_resource.h"
 #include "traces/traced_level.h"
 
@@ -38,9 +39,15 @@ public:
     sc_core::sc_time tlp_time(std::uint64_t payload, std::uint64_t overhead) const;
 
 private:
+    struct credit_hold {
+        sc_core::sc_time start, back;  // a TLP's start on the wire and its credit's return
+    };
     // One direction of the link: the wire, the credits, and its statistics.
     struct direction {
-        timed_resource wire;
+        timed_resource wire;                      // service_order: call
+        time_ordered_resource timed;              // service_order: time
+        sc_core::sc_time last_ready, last_start;  // time order: the previous TLP's
+        std::vector<credit_hold> holds;           // time order: by start, credits not yet returned
         std::vector<sc_core::sc_time> credit_back;  // ring: when each in-flight credit returns
         std::uint64_t sent = 0;                     // TLPs ever sent (ring index)
         counter tlps, payload, wire_bytes, credit_stalls;
@@ -51,6 +58,9 @@ private:
     // Sends one TLP ready at `ready`; returns its arrival at the far end.
     sc_core::sc_time send(direction& dir, std::uint64_t payload, std::uint64_t overhead,
                           const sc_core::sc_time& ready);
+    // service_order: time; returns when the TLP's last byte left.
+    sc_core::sc_time send_by_time(direction& dir, const sc_core::sc_time& duration,
+                                  const sc_core::sc_time& ready);
     // One access to host memory arriving at `at`; returns its completion, or false.
     bool host_access(tlm::tlm_generic_payload& orig, tlm::tlm_command cmd, std::uint64_t offset,
                      std::uint64_t len, const sc_core::sc_time& at, sc_core::sc_time& done);
@@ -66,6 +76,9 @@ private:
     units::data_size m_dllp_overhead;
     units::duration m_latency;
     std::uint64_t m_credits = 0;
+    enum class order { CALL, TIME };
+    order m_order = order::CALL;
+    bool m_credits_can_bind = true;  // time order: whether credits may ever bind
 
     double m_rate = 0.0;  // bytes/s after encoding
     sc_core::sc_time m_lat;

@@ -228,6 +228,31 @@ TEST(pcie_link, credit_limited_throughput_closed_form) {
     EXPECT_NEAR(throughput / bound, 1.0, 0.02);  // the last group's tail is the difference
 }
 
+// service_order: time serves TLPs made in time order exactly as call order does: the same
+// credit-bound closed form (credits counted at each TLP's start: C TLPs hold theirs until
+// arrival + latency), the same stalls; and the 64 B read of small_read_latency_closed_form.
+TEST(pcie_link, time_order_keeps_the_credit_bound_closed_form) {
+    const std::uint64_t credits = 4, n = 256, latency = 1000000;
+    const run_out o =
+        run(k_gen_link_mem, {"gen.message_size=64KiB", "link.credits=4", "link.latency=1us",
+                             "link.service_order=time", "mem.service_order=time"});
+    const std::uint64_t t = tlp_ps(3, 8, 256 + k_request_overhead + k_dllp_per_tlp);
+    const std::uint64_t period = t + 2 * latency;
+    EXPECT_EQ(o.r.end_time.value(),
+              (n / credits - 1) * period + credits * t + latency + 10000 + 80000);
+    EXPECT_EQ(link_stat(o, "up_credit_stalls")["value"], n / credits - 1);
+    EXPECT_NEAR(link_stat(o, "up_credit_stall_time")["value"].get<double>(),
+                static_cast<double>((n / credits - 1) * (period - credits * t)) / 1000.0, 1e-6);
+}
+
+TEST(pcie_link, time_order_keeps_the_small_read_closed_form) {
+    const run_out r = run(
+        k_gen_link_mem, {"gen.command=read", "link.service_order=time", "mem.service_order=time"});
+    const std::uint64_t request = tlp_ps(3, 8, 0 + k_request_overhead + k_dllp_per_tlp);
+    const std::uint64_t completion = tlp_ps(3, 8, 64 + k_completion_overhead + k_dllp_per_tlp);
+    EXPECT_EQ(r.r.end_time.value(), request + 200000 + 2500 + 80000 + completion + 200000);
+}
+
 // TLP and byte accounting: a 64 KiB write is 256 MWr TLPs of 256 B.
 TEST(pcie_link, write_tlp_and_byte_counts) {
     const run_out w = run(k_gen_link_mem, {"gen.message_size=64KiB"});

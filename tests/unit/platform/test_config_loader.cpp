@@ -230,7 +230,7 @@ TEST(loader, type_and_param_errors) {
               "(trainvp describe lists the types)");
     EXPECT_EQ(error_of("components:\n  m: {type: memory, bandwith: 1GB/s}\n"),
               "t.yaml:2:21: error: m.bandwith: unknown param of type 'memory' (did you mean "
-              "'bandwidth'?); its params are bandwidth, latency, size, ports");
+              "'bandwidth'?); its params are bandwidth, latency, size, ports, service_order");
     EXPECT_EQ(error_of("simulation: {sed: 3}\n"),
               "t.yaml:1:14: error: simulation.sed: unknown setting (did you mean 'seed'?); "
               "settings are max_time, stall_timeout, quantum, warmup, seed, timeline, breakdown, "
