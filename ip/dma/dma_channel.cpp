@@ -35,6 +35,16 @@ bool dma_channel::access(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payloa
     return true;
 }
 
+unsigned char* dma_channel::scratch(std::uint64_t bytes) {
+    if (m_scratch_size < bytes) {
+        // Not zero-filled: in timing mode no target touches it, so a large transfer costs
+        // address space, not resident memory.
+        m_scratch.reset(new unsigned char[static_cast<std::size_t>(bytes)]);
+        m_scratch_size = bytes;
+    }
+    return m_scratch.get();
+}
+
 dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_command cmd,
                                      std::uint64_t addr, std::uint64_t bytes,
                                      const sc_core::sc_time& start, unsigned char* data) {
@@ -46,15 +56,16 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
     r.done = issue;
     const std::uint64_t burst = std::max<std::uint64_t>(1, m_settings.burst);
     const std::uint64_t window = std::max<std::uint64_t>(1, m_settings.outstanding);
-    std::deque<sc_time>& in_flight = m_in_flight;  // completions of the last `window` bursts
-    in_flight.clear();
+    // Completions of the last `window` bursts, a ring: burst k's in slot k % window.
+    std::vector<sc_time>& in_flight = m_in_flight;
+    if (in_flight.size() < window) in_flight.resize(static_cast<std::size_t>(window));
+    std::uint64_t k = 0;
     tlm::tlm_generic_payload& trans = m_trans;
-    for (std::uint64_t off = 0; off < bytes; off += burst) {
+    for (std::uint64_t off = 0; off < bytes; off += burst, ++k) {
         const std::uint64_t len = std::min(burst, bytes - off);
-        if (in_flight.size() == window) {
+        if (k >= window) {
             // The next burst needs a free slot: it issues when the oldest one completes.
-            issue = std::max(issue, in_flight.front());
-            in_flight.pop_front();
+            issue = std::max(issue, in_flight[static_cast<std::size_t>(k % window)]);
         }
         if (m_settings.max_bytes_per_s > 0) {
             const auto paced = static_cast<std::uint64_t>(
@@ -63,14 +74,13 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
         }
         unsigned char* ptr = data;
         if (ptr == nullptr) {
-            if (m_scratch.size() < len) m_scratch.resize(static_cast<std::size_t>(len));
-            ptr = m_scratch.data();
+            ptr = scratch(len);
         } else {
             ptr += off;
         }
         sc_time done;
         if (!access(fw, trans, cmd, addr + off, ptr, len, issue, done, r)) return r;
-        in_flight.push_back(done);
+        in_flight[static_cast<std::size_t>(k % window)] = done;
         r.done = std::max(r.done, done);
         ++bursts;
         bytes_moved += len;
@@ -94,7 +104,7 @@ dma_channel::result dma_channel::copy(tlm::tlm_fw_transport_if<>& src_fw, std::u
     const std::uint64_t n = (bytes + burst - 1) / burst;
     // The burst buffer: burst k lives in slot k % window from its read until its write is done.
     const std::uint64_t buffer = burst * window;
-    if (m_scratch.size() < buffer) m_scratch.resize(static_cast<std::size_t>(buffer));
+    unsigned char* const buf = scratch(buffer);
     std::vector<sc_time> read_issue(static_cast<std::size_t>(window));
     std::vector<sc_time> read_done(static_cast<std::size_t>(window));
     std::vector<sc_time> write_done(static_cast<std::size_t>(window));
@@ -121,7 +131,7 @@ dma_channel::result dma_channel::copy(tlm::tlm_fw_transport_if<>& src_fw, std::u
         const std::uint64_t k = do_read ? next_read : next_write;
         const std::uint64_t off = k * burst;
         const std::uint64_t len = std::min(burst, bytes - off);
-        unsigned char* slot = m_scratch.data() + (k % window) * burst;
+        unsigned char* slot = buf + (k % window) * burst;
         sc_time done;
         if (do_read) {
             if (!access(src_fw, trans, tlm::TLM_READ_COMMAND, src + off, slot, len, t_read, done,

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,11 +82,14 @@ private:
                        result& r);
 
     settings m_settings;
-    std::vector<unsigned char> m_scratch;  // timing-mode data and the copy() burst buffer
+    // The timing-mode data and the copy() burst buffer, at least `bytes` long.
+    unsigned char* scratch(std::uint64_t bytes);
+    std::unique_ptr<unsigned char[]> m_scratch;
+    std::uint64_t m_scratch_size = 0;
     // Reused by every run() and copy() (they never wait, so one transfer at a time): no
     // allocation per transfer, which a message-level run makes millions of.
     tlm::tlm_generic_payload m_trans;
-    std::deque<sc_core::sc_time> m_in_flight;
+    std::vector<sc_core::sc_time> m_in_flight;
 };
 
 }  // namespace trainvp

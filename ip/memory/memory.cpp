@@ -56,6 +56,7 @@ void memory::declare(type_decl<memory>& d) {
 
 memory::memory(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
     p.apply(*this);
+    m_latency_time = ps_time(m_latency.ps);
     target.init(static_cast<std::size_t>(m_ports));
     m_port_bytes.resize(static_cast<std::size_t>(m_ports));
     for (std::size_t i = 0; i < target.size(); ++i) {
@@ -72,7 +73,13 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    const sc_core::sc_time xfer = ps_time(m_bandwidth.transfer_time(len).ps);
+    // Requests mostly come in a few sizes (DMA bursts, memory chunks): the last one's time is
+    // kept.
+    if (len != m_xfer_len) {
+        m_xfer_len = len;
+        m_xfer_time = ps_time(m_bandwidth.transfer_time(len).ps);
+    }
+    const sc_core::sc_time xfer = m_xfer_time;
     sc_core::sc_time start, end;
     if (m_order == order::TIME) {
         const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer);
@@ -84,7 +91,7 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
         m_busy.busy(start, end);
     }
     if (end > m_busy_until) m_busy_until = end;
-    const sc_core::sc_time done = end + ps_time(m_latency.ps);
+    const sc_core::sc_time done = end + m_latency_time;
     if (done > m_last_done) m_last_done = done;
 
     m_port_bytes[static_cast<std::size_t>(port)] += len;

@@ -27,6 +27,9 @@ private:
 
     units::bandwidth m_bandwidth;
     units::duration m_latency;
+    sc_core::sc_time m_latency_time;               // m_latency
+    std::uint64_t m_xfer_len = ~std::uint64_t{0};  // the last request's size
+    sc_core::sc_time m_xfer_time;                  // and its transfer time
     units::data_size m_size;
     std::uint64_t m_ports = 1;
     enum class order { CALL, TIME };
