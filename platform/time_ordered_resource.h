@@ -15,12 +15,11 @@
 
 #include <systemc>
 
-#include "traces/stat.h"
-#include "traces/traced_level.h"
+#include "platform/resource_usage.h"
 
 namespace trainvp {
 
-class time_ordered_resource {
+class time_ordered_resource : public resource_usage {
 public:
     struct slot {
         sc_core::sc_time start;  // the first piece's start
@@ -57,8 +56,7 @@ public:
             }
         }
         if (t > m_busy_until) m_busy_until = t;
-        m_busy_ps += duration.value();
-        m_wait_ps.sample(static_cast<double>((start - arrival).value()) / 1000.0);
+        served(arrival, start, duration);
         return slot{start, t};
     }
 
@@ -83,8 +81,7 @@ public:
         const sc_core::sc_time end = start + duration;
         add(start, end);
         if (end > m_busy_until) m_busy_until = end;
-        m_busy_ps += duration.value();
-        m_wait_ps.sample(static_cast<double>((start - arrival).value()) / 1000.0);
+        served(arrival, start, duration);
         return slot{start, end};
     }
 
@@ -96,22 +93,6 @@ public:
             if (prev->second > t) return prev->second;
         }
         return t;
-    }
-
-    // The end of the latest reservation.
-    const sc_core::sc_time& busy_until() const { return m_busy_until; }
-    std::uint64_t busy_ps() const { return m_busy_ps; }
-    // Fraction of [0, now] the resource was serving.
-    double utilisation(const sc_core::sc_time& now) const {
-        return now.value() ? static_cast<double>(m_busy_ps) / static_cast<double>(now.value())
-                           : 0.0;
-    }
-    // Per reservation, its start minus its arrival, in ns.
-    const distribution& wait_ns() const { return m_wait_ps; }
-    traced_level& busy_signal() { return m_busy_flag; }
-    void reset_stats() {
-        m_busy_ps = 0;
-        m_wait_ps.reset();
     }
 
 private:
@@ -155,10 +136,6 @@ private:
     }
 
     std::map<sc_core::sc_time, sc_core::sc_time> m_busy;  // disjoint busy intervals: start -> end
-    sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
-    std::uint64_t m_busy_ps = 0;
-    distribution m_wait_ps;
-    traced_level m_busy_flag{traced_level::style::FLAG};
 };
 
 }  // namespace trainvp
