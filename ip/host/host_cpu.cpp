@@ -659,12 +659,11 @@ void host_cpu::run_accel(std::size_t i) {
 void host_cpu::run_send(std::size_t i) {
     slot& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
-    slot& s = o;
-    s.msg_id = m_next_msg_id++;
-    m_send_of_msg[s.msg_id] = i;
+    o.msg_id = m_next_msg_id++;
+    m_send_of_msg[o.msg_id] = i;
     // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
     // which may even arrive before b_transport returns.
-    s.state = op_state::ISSUED;
+    o.state = op_state::ISSUED;
     // As in run_accel: no extension (which may own the data) across the wait below.
     sc_time accepted;
     {
@@ -674,7 +673,7 @@ void host_cpu::run_send(std::size_t i) {
         ext.peer = o.peer;
         ext.bytes = o.bytes;
         ext.tos = o.tos;
-        ext.msg_id = s.msg_id;
+        ext.msg_id = o.msg_id;
         ext.host_addr = o.address;
         ext.tag = o.tag;
         if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
@@ -705,31 +704,30 @@ void host_cpu::run_send(std::size_t i) {
 void host_cpu::run_recv(std::size_t i, op_unit u) {
     slot& o = op_at(i);
     const sc_time start = sc_core::sc_time_stamp();
-    slot& s = o;
     // A message that the NIC reported before this receive was posted waits in the unexpected
     // queue (first come, first matched, as MPI orders messages of one source and tag).
     for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
         if (it->peer == o.peer && it->tag == o.tag) {
-            s.matched = true;
-            s.arrival = it->at;
-            s.received_bytes = it->bytes;
+            o.matched = true;
+            o.arrival = it->at;
+            o.received_bytes = it->bytes;
             if (it->data) m_recv_data[i] = it->data;
-            s.msg_id = it->msg_id;
+            o.msg_id = it->msg_id;
             m_unexpected.erase(it);
             break;
         }
     }
     // nic_notify_b_transport wakes this unit at the arrival of its message.
-    while (!s.matched) wait(m_wake[index_of(u)]);
-    if (s.received_bytes != o.bytes) {
+    while (!o.matched) wait(m_wake[index_of(u)]);
+    if (o.received_bytes != o.bytes) {
         throw sim_error(path() + ": " + describe(i) + " expects " + std::to_string(o.bytes) +
                         " B from node " + std::to_string(o.peer) + " with tag " +
                         std::to_string(o.tag) + ", but the message has " +
-                        std::to_string(s.received_bytes) + " B");
+                        std::to_string(o.received_bytes) + " B");
     }
-    if (s.arrival < start) ++m_unexpected_count;
+    if (o.arrival < start) ++m_unexpected_count;
     const sc_time ready = start + ps_time(m_recv_overhead.ps);
-    const sc_time end = std::max(ready, s.arrival);
+    const sc_time end = std::max(ready, o.arrival);
     m_recv_wait_ns.sample(ns(end - ready));
     progress_until(end);
     wait_until(end);
