@@ -788,7 +788,11 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
             wake(u, at);
         }
         if (!taken) {
-            arrival a{ext->peer, ext->tag, ext->bytes, at};
+            arrival a;
+            a.peer = ext->peer;
+            a.tag = ext->tag;
+            a.bytes = ext->bytes;
+            a.at = at;
             a.data = ext->data;
             a.msg_id = ext->msg_id;
             m_unexpected.push_back(std::move(a));

@@ -102,9 +102,9 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
              "processed). time: in arrival-time order, a TLP taking the first idle time at or "
              "after it is ready around earlier reservations (platform/time_ordered_resource.h), "
              "as the link's transmit arbiter sends the TLPs that exist (rev 3.0 §2.4 ordering "
-             "applies between TLPs that have been issued). Flow-control credits are still "
-             "taken in call order. Equal when TLPs are made in time order; ip/pcie/README.md, "
-             "'Service order'");
+             "applies between TLPs that have been issued); a credit is free unless `credits` TLPs "
+             "that started earlier still hold theirs. Equal when TLPs are made in time order; "
+             "ip/pcie/README.md, 'Service order'");
     d.target("dev", &pcie_link::dev, "mem", "DMA reads and writes from the device");
     d.initiator("host", &pcie_link::host, "mem", "Requests to host memory (the root complex)");
 
