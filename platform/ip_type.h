@@ -271,6 +271,8 @@ private:
             if constexpr (element<S>::is_vector) {
                 return (static_cast<T&>(m).*member).size();
             } else {
+                (void)m;
+                (void)member;
                 return 1;
             }
         };

@@ -38,7 +38,7 @@ std::uint64_t sum_of_parts(const iteration_breakdown& b) {
 }
 
 TEST(CriticalPath, SerialChainChargesEachOpToItsPhase) {
-    host_run h{"w", 0, {}};
+    host_run h{"w", 0, {}, {}};
     push(h, run(op_kind::DELAY, op_phase::FORWARD, 0, 10));
     push(h, run(op_kind::DELAY, op_phase::BACKWARD, 10, 30, {}, 0));
     push(h, run(op_kind::UPDATE, op_phase::UPDATE, 30, 35, {1}));
@@ -53,7 +53,7 @@ TEST(CriticalPath, SerialChainChargesEachOpToItsPhase) {
 }
 
 TEST(CriticalPath, UnexplainedGapsAndLateStartsAreIdle) {
-    host_run h{"w", 0, {}};
+    host_run h{"w", 0, {}, {}};
     push(h, run(op_kind::COMPUTE, op_phase::COMPUTE, 5, 10));  // nothing before: 5 idle
     push(h, run(op_kind::SUM, op_phase::SUM, 12, 20, {0}));    // 2 idle after op 0
     const iteration_breakdown b = critical_path({h});
@@ -65,7 +65,7 @@ TEST(CriticalPath, UnexplainedGapsAndLateStartsAreIdle) {
 
 TEST(CriticalPath, TheLaterOfDependencyAndUnitIsThePredecessor) {
     // Op 2 depends on op 0 (ends 10) and follows op 1 on its unit (released at 25): op 1 holds it.
-    host_run h{"w", 0, {}};
+    host_run h{"w", 0, {}, {}};
     push(h, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
     push(h, run(op_kind::COPY_TO_HOST, op_phase::COPY, 0, 25));
     push(h, run(op_kind::UPDATE, op_phase::UPDATE, 25, 30, {0}, 1));
@@ -79,7 +79,7 @@ TEST(CriticalPath, ASendHoldsItsUnitUntilReleaseAndItsWaitersUntilSendDone) {
     // A send released at 12 (the NIC took it) and done at 40 (SEND_DONE).  The next op on the
     // unit starts at 12; an op after the send starts at 40 and ends last: the send's whole
     // stretch [10, 40] is communication.
-    host_run h{"w", 0, {}};
+    host_run h{"w", 0, {}, {}};
     push(h, run(op_kind::COMPUTE, op_phase::BACKWARD, 0, 10));
     run_with_after s = run(op_kind::SEND, op_phase::COMM, 10, 40, {0});
     s.release_ps = 12;
@@ -101,7 +101,7 @@ TEST(CriticalPath, ASendHoldsItsUnitUntilReleaseAndItsWaitersUntilSendDone) {
 // Path back from the worker's receive: message 7 in flight 70..80 (comm 10), update 10, sum 10,
 // message 0 in flight 20..50 (comm 30), backward 20: 80 in all.
 TEST(CriticalPath, AMessageLeadsTheWalkToItsSender) {
-    host_run w{"worker", 0, {}};
+    host_run w{"worker", 0, {}, {}};
     push(w, run(op_kind::COMPUTE, op_phase::BACKWARD, 0, 20));
     run_with_after s = run(op_kind::SEND, op_phase::COMM, 20, 50, {0});
     s.release_ps = 21;
@@ -114,7 +114,7 @@ TEST(CriticalPath, AMessageLeadsTheWalkToItsSender) {
     r.arrival_ps = 80;
     push(w, r);
 
-    host_run a{"aggregator", 1, {}};
+    host_run a{"aggregator", 1, {}, {}};
     run_with_after ar = run(op_kind::RECV, op_phase::COMM, 0, 50);
     ar.matched = true;
     ar.src_node = 0;
@@ -141,7 +141,7 @@ TEST(CriticalPath, AMessageLeadsTheWalkToItsSender) {
 TEST(CriticalPath, AnEarlyMessageIsNotOnThePath) {
     // The message arrived (at 5) before the receive was posted (at 10): the receive's own time
     // (its overhead, 10..12) is communication and the walk stays on this host.
-    host_run h{"w", 0, {}};
+    host_run h{"w", 0, {}, {}};
     push(h, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
     run_with_after r = run(op_kind::RECV, op_phase::COMM, 10, 12, {}, 0);
     r.matched = true;
@@ -155,13 +155,13 @@ TEST(CriticalPath, AnEarlyMessageIsNotOnThePath) {
 }
 
 TEST(CriticalPath, InconsistentRunsAreRejected) {
-    host_run h{"w", 0, {}};
+    host_run h{"w", 0, {}, {}};
     push(h, run(op_kind::COMPUTE, op_phase::FORWARD, 10, 5));
     EXPECT_NE(critical_path({h}).error, "");
-    host_run g{"w", 0, {}};
+    host_run g{"w", 0, {}, {}};
     push(g, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10, {0}));
     EXPECT_NE(critical_path({g}).error, "");
-    host_run k{"w", 0, {}};
+    host_run k{"w", 0, {}, {}};
     push(k, run(op_kind::COMPUTE, op_phase::FORWARD, 0, 10));
     push(k, run(op_kind::COMPUTE, op_phase::FORWARD, 5, 12, {0}));  // starts before 10
     EXPECT_NE(critical_path({k}).error, "");

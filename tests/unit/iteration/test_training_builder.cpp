@@ -170,7 +170,9 @@ TEST(training_builder, ring_overlap_per_layer_follows_smartnic_fig3b) {
             // ... and for no later backward op.
             for (const auto& other : bwd) {
                 const std::size_t j = index_of(l, other);
-                if (j > closing) EXPECT_FALSE(anc.count(j)) << l[i].name << " waits for " << other;
+                if (j > closing) {
+                    EXPECT_FALSE(anc.count(j)) << l[i].name << " waits for " << other;
+                }
             }
         }
         // No backward op waits for any exchange.
@@ -183,7 +185,9 @@ TEST(training_builder, ring_overlap_per_layer_follows_smartnic_fig3b) {
         EXPECT_EQ(l[u].unit, op_unit::CPU);
         const auto anc = ancestors(l, u);
         for (std::size_t i = 0; i < l.size(); ++i) {
-            if (starts_with(l[i].name, "ar_" + layer + ".")) EXPECT_TRUE(anc.count(i));
+            if (starts_with(l[i].name, "ar_" + layer + ".")) {
+                EXPECT_TRUE(anc.count(i));
+            }
         }
     }
     // T_total's max(U_{l+1} + B_{l-1}, AR_l): the cpu runs update_fc3 after bwd_fc2 (the next
@@ -239,7 +243,9 @@ TEST(training_builder, gpu_placement_adds_table_ii_copies) {
             EXPECT_GT(i, c2h);
             EXPECT_TRUE(ancestors(l, i).count(c2h)) << l[i].name;
         }
-        if (l[i].kind == op_kind::GPU_COMPUTE) EXPECT_EQ(l[i].unit, op_unit::GPU);
+        if (l[i].kind == op_kind::GPU_COMPUTE) {
+            EXPECT_EQ(l[i].unit, op_unit::GPU);
+        }
     }
 }
 
@@ -321,7 +327,9 @@ TEST(training_builder, next_iteration_forward_waits_for_its_layer_weights) {
     // The second iteration's tags continue after the first's.
     std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
     for (const op& x : l) {
-        if (x.kind == op_kind::SEND) EXPECT_TRUE(seen.insert({x.peer, x.tag}).second) << x.name;
+        if (x.kind == op_kind::SEND) {
+            EXPECT_TRUE(seen.insert({x.peer, x.tag}).second) << x.name;
+        }
     }
     expect_matched(all_lists(b), {0, 1, 2, 3});
 }
@@ -361,9 +369,15 @@ TEST(training_builder, forward_and_backward_ops_are_named_as_phases) {
     training_builder b(tiny(), opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD,
                                     compute_placement::CPU));
     for (const op& o : b.worker_ops(0)) {
-        if (starts_with(o.name, "fwd_")) EXPECT_EQ(o.phase, ops::op_phase::FORWARD) << o.name;
-        if (starts_with(o.name, "bwd_")) EXPECT_EQ(o.phase, ops::op_phase::BACKWARD) << o.name;
-        if (o.kind == op_kind::SEND) EXPECT_EQ(ops::phase_of(o), ops::op_phase::COMM);
+        if (starts_with(o.name, "fwd_")) {
+            EXPECT_EQ(o.phase, ops::op_phase::FORWARD) << o.name;
+        }
+        if (starts_with(o.name, "bwd_")) {
+            EXPECT_EQ(o.phase, ops::op_phase::BACKWARD) << o.name;
+        }
+        if (o.kind == op_kind::SEND) {
+            EXPECT_EQ(ops::phase_of(o), ops::op_phase::COMM);
+        }
     }
 }
 
@@ -458,7 +472,9 @@ TEST(training_builder, worker_aggregator_marks_gradient_sends_only) {
             }
         }
         EXPECT_GT(marked, 0u);
-        if (ret == collectives::aggregator_return::BINOMIAL) EXPECT_GT(unmarked, 0u);
+        if (ret == collectives::aggregator_return::BINOMIAL) {
+            EXPECT_GT(unmarked, 0u);
+        }
     }
     training_builder b(m, o);
     std::size_t sends = 0;

@@ -73,7 +73,9 @@ void same_energy_counts(const network_counts& f, const network_counts& m, bool v
     EXPECT_EQ(f.flit_hops, m.flit_hops);
     EXPECT_DOUBLE_EQ(f.link_flit_pitches, m.link_flit_pitches);
     EXPECT_EQ(f.flits_delivered, m.flits_delivered);
-    if (va) EXPECT_EQ(f.vc_allocations, m.vc_allocations);
+    if (va) {
+        EXPECT_EQ(f.vc_allocations, m.vc_allocations);
+    }
 }
 
 TEST(message_level, zero_load_message_matches_the_closed_form) {
