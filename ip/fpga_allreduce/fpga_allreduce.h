@@ -188,7 +188,6 @@ private:
     scalar m_adder_busy_ns, m_adder_util, m_link_util;
     distribution m_latency_ns, m_credit_wait_ns;
     traced_level m_in_level, m_rx_level, m_tx_level, m_out_level, m_step_level, m_queue_level;
-    std::uint64_t m_in_bytes = 0;
     std::uint32_t m_step_now = 0;
 };
 

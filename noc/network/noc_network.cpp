@@ -221,7 +221,7 @@ void noc_network::inject_slot(int node, interface& ni, injection& slot, std::uin
     ++m_counts.buffer_writes;
     if (on_occupancy) on_occupancy(node, PORT_LOCAL, +1, now);
     activate(node);
-    if (++slot.seq == p.flits) slot.current = -1;
+    if (static_cast<std::uint32_t>(++slot.seq) == p.flits) slot.current = -1;
 }
 
 void noc_network::cycle(std::uint64_t now) {

@@ -78,7 +78,7 @@ noc_topology noc_topology::flattened_butterfly(int k) {
     // Port 1 + i (i < k - 1) reaches the i-th other router of the row, port k + i the i-th
     // other router of the column; a link arrives at the port that names its source.
     noc_topology t(topology_kind::FLATTENED_BUTTERFLY, k, 2 * k - 1);
-    auto row_port = [k](int self, int other) { return 1 + (other < self ? other : other - 1); };
+    auto row_port = [](int self, int other) { return 1 + (other < self ? other : other - 1); };
     auto col_port = [k](int self, int other) { return k + (other < self ? other : other - 1); };
     for (int y = 0; y < k; ++y) {
         for (int x = 0; x < k; ++x) {
