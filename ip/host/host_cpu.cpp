@@ -23,6 +23,13 @@ std::size_t index_of(op_unit u) { return static_cast<std::size_t>(u); }
 
 bool is_bound(sc_core::sc_port_base& p) { return p.bind_count() > 0; }
 
+// "op 'name' (kind)", or "op [i] (kind)" for an op without a name.
+std::string describe_op(const std::string& name, op_kind kind, std::size_t i) {
+    const std::string k = ops::kind_name(kind);
+    if (name.empty()) return "op [" + std::to_string(i) + "] (" + k + ")";
+    return "op '" + name + "' (" + k + ")";
+}
+
 }  // namespace
 
 void host_cpu::declare(type_decl<host_cpu>& d) {
@@ -163,10 +170,7 @@ host_cpu::~host_cpu() {
 }
 
 std::string host_cpu::describe(std::size_t i) const {
-    const std::string kind = ops::kind_name(op_at(i).kind);
-    const std::string name = name_of(i);
-    if (name.empty()) return "op [" + std::to_string(i) + "] (" + kind + ")";
-    return "op '" + name + "' (" + kind + ")";
+    return describe_op(name_of(i), op_at(i).kind, i);
 }
 
 std::string host_cpu::name_of(std::size_t i) const {
@@ -236,9 +240,7 @@ void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,
             problem = "runs on unit comm, but " + path() + " has comm_cores: 0";
         }
         if (problem.empty()) continue;
-        const std::string what =
-            (o.name.empty() ? "op [" + std::to_string(i0 + k) + "]" : "op '" + o.name + "'") +
-            " (" + ops::kind_name(o.kind) + ") " + problem;
+        const std::string what = describe_op(o.name, o.kind, i0 + k) + " " + problem;
         throw o.key.empty() ? input_error(where, key, what) : input_error(o.where, o.key, what);
     }
 }

@@ -81,4 +81,16 @@ inline int floor_log2(int n) {
 
 inline bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
+// Smallest h with 1 + D + ... + D^h >= n (the height of a D-ary heap of n nodes).
+inline int heap_height(int n, int degree) {
+    int h = 0;
+    long long capacity = 1, level = 1;
+    while (capacity < n) {
+        level *= degree;
+        capacity += level;
+        ++h;
+    }
+    return h;
+}
+
 }  // namespace trainvp::collectives::testing

@@ -14,6 +14,7 @@ namespace {
 using testing::block_size;
 using testing::ceil_log2;
 using testing::floor_log2;
+using testing::heap_height;
 
 std::vector<int> rank_counts() {
     std::vector<int> out;
@@ -260,18 +261,6 @@ TEST(collectives_double_binary_tree_closed_form, complementary_trees_and_2_floor
             for (const auto& rc : c.per_rank) EXPECT_LE(rc.elements_sent, 2 * e + 1);
         }
     }
-}
-
-int heap_height(int n, int degree) {
-    // Smallest h with 1 + D + ... + D^h >= n.
-    int h = 0;
-    long long capacity = 1, level = 1;
-    while (capacity < n) {
-        level *= degree;
-        capacity += level;
-        ++h;
-    }
-    return h;
 }
 
 TEST(collectives_multi_tree_closed_form, n_trees_send_like_a_ring_in_log_rounds) {

@@ -19,19 +19,8 @@
 namespace trainvp::collectives {
 namespace {
 
+using testing::heap_height;
 using testing::run_and_check;
-
-// Smallest h with 1 + D + ... + D^h >= g (the height of a D-ary heap of g nodes).
-int heap_height(int g, int degree) {
-    int h = 0;
-    long long capacity = 1, level = 1;
-    while (capacity < g) {
-        level *= degree;
-        capacity += level;
-        ++h;
-    }
-    return h;
-}
 
 TEST(concentrated_multi_tree, grid_quads_are_the_2x2_blocks_of_fig_8b) {
     const auto q = grid_quads(4, 4);
