@@ -244,7 +244,7 @@ void simulation::hand_out_workload() {
     };
     for (const auto& e : w.entries()) {
         if (e.key == "training") {
-            m_iterations = hand_out_training(e.value, m_desc, m_by_path);
+            m_iterations = hand_out_training(e.value, m_desc, m_by_path, m_ctx.spans().enabled());
             continue;
         }
         if (e.key != "ops") {

@@ -131,7 +131,7 @@ workloads::gradient_spec parse_gradient(const config_node& g, const std::string&
 // workloads::training_builder and handed to each host as its op list (workload_sink::
 // accept_ops: no round trip through YAML, which cost ~150 B of parse tree per op field).
 int hand_out_training(const config_node& t, const platform_desc& desc,
-                      const std::map<std::string, ip_module*>& by_path) {
+                      const std::map<std::string, ip_module*>& by_path, bool op_names) {
     using workloads::compute_placement;
     using workloads::exchange_algorithm;
     using workloads::exchange_policy;
@@ -448,8 +448,9 @@ int hand_out_training(const config_node& t, const platform_desc& desc,
         // run (ip/host/README.md, "Soak").
         auto hand_iterations = [&](const training_host& h, std::size_t rank, bool agg) {
             dynamic_cast<workload_sink*>(by_path.at(h.path))
-                ->accept_source(std::make_unique<workloads::iteration_source>(shared, rank, agg),
-                                t.loc(), base);
+                ->accept_source(
+                    std::make_unique<workloads::iteration_source>(shared, rank, agg, op_names),
+                    t.loc(), base);
         };
         for (std::size_t r = 0; r < workers.size(); ++r) hand_iterations(workers[r], r, false);
         if (aggregator) hand_iterations(*aggregator, workers.size(), true);

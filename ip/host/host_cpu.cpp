@@ -240,7 +240,9 @@ void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,
             problem = "runs on unit comm, but " + path() + " has comm_cores: 0";
         }
         if (problem.empty()) continue;
-        const std::string what = describe_op(o.name, o.kind, i0 + k) + " " + problem;
+        // A generated op may come unnamed (no timeline): its source still names it.
+        const std::string name = o.name.empty() ? m_source->name_of(i0 + k) : o.name;
+        const std::string what = describe_op(name, o.kind, i0 + k) + " " + problem;
         throw o.key.empty() ? input_error(where, key, what) : input_error(o.where, o.key, what);
     }
 }

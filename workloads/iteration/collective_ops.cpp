@@ -111,6 +111,7 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
         x.address = o.base_address + st.range.offset * o.element_bytes;
         x.peer = node_of_rank[static_cast<std::size_t>(st.peer)];
         x.tag = o.tag_base + st.tag;
+        if (!o.names) return x;
         char suffix[48];
         std::snprintf(suffix, sizeof suffix, "%s_n%u_t%u", what, x.peer, x.tag);
         x.name.reserve(o.name_prefix.size() + std::strlen(suffix));

@@ -28,6 +28,9 @@ struct collective_op_options {
     ops::op_unit sum_unit = ops::op_unit::CPU;    // the additions of RECV_REDUCE
     // Prefixed to every op name, so that several collectives can share one op list.
     std::string name_prefix;
+    // false: the ops are left unnamed (a scale run that records no timeline asks the source
+    // for a name only when it reports an error; building millions of names costs set-up time).
+    bool names = true;
     // The expansion is meant to be placed at index `index_base` of a larger list: every
     // `after` index is shifted by it.
     std::size_t index_base = 0;

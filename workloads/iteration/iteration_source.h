@@ -15,9 +15,10 @@ namespace trainvp::workloads {
 class iteration_source : public ops::op_source {
 public:
     // rank: 0-based in ring order; rank == builder->ranks() with `aggregator` set: the
-    // aggregator.
+    // aggregator.  names = false: the ops handed out are unnamed where naming them costs
+    // (training_builder::build_iteration); name_of still gives every op's name.
     iteration_source(std::shared_ptr<const training_builder> builder, std::size_t rank,
-                     bool aggregator);
+                     bool aggregator, bool names = true);
 
     std::size_t chunks() const override;
     // Iteration c; the same ops, in the same order and with the same indices, as the slice of
@@ -33,11 +34,12 @@ public:
 
 private:
     // Iteration c as build_iteration makes it.
-    std::vector<ops::op> build(std::size_t c) const;
+    std::vector<ops::op> build(std::size_t c, bool names) const;
 
     std::shared_ptr<const training_builder> m_builder;
     std::size_t m_rank;
     bool m_aggregator;
+    bool m_with_names;
     std::size_t m_per_iteration = 0;
     std::array<std::size_t, ops::k_op_units> m_unit_per_iteration{};
     // What iteration 0 leaves for the next one, in indices of iteration 0: iteration c - 1 left

@@ -223,7 +223,7 @@ std::uint32_t training_builder::tags_per_iteration() const {
 
 std::vector<op> training_builder::build_iteration(
     std::size_t rank, bool is_aggregator, int it, std::size_t first,
-    std::vector<std::vector<std::size_t>>& weights_ready) const {
+    std::vector<std::vector<std::size_t>>& weights_ready, bool names) const {
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
     const bool fpga = m_options.algorithm == exchange_algorithm::FPGA_RING;
@@ -270,6 +270,7 @@ std::vector<op> training_builder::build_iteration(
             co.tos = m_options.tos;
             co.sum_unit = sum_unit;
             co.name_prefix = prefix + (ring ? "ar_" : "wa_") + m_buckets[k].name + ".";
+            co.names = names;
             co.index_base = first + list.size();
             co.start_after = std::move(start);
             return co;

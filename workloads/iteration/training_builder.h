@@ -105,10 +105,12 @@ public:
     // ops of the iterations before it.  `weights_ready` (one entry per bucket) holds what the
     // previous iteration left: the ops its next forward ops wait for (empty before the first);
     // it is updated for the next.  Every iteration has the same ops in the same order; only
-    // names (i<it>_), tags and indices differ (iteration_source relies on it).
-    std::vector<ops::op> build_iteration(
-        std::size_t rank, bool aggregator, int it, std::size_t first,
-        std::vector<std::vector<std::size_t>>& weights_ready) const;
+    // names (i<it>_), tags and indices differ (iteration_source relies on it).  names = false
+    // leaves the collectives' ops unnamed (collective_op_options::names).
+    std::vector<ops::op> build_iteration(std::size_t rank, bool aggregator, int it,
+                                         std::size_t first,
+                                         std::vector<std::vector<std::size_t>>& weights_ready,
+                                         bool names = true) const;
     int iterations() const { return m_options.iterations; }
 
     // Where the buffers live in host memory (weights, then gradients, then activations); the

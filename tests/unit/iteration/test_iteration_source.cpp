@@ -66,6 +66,26 @@ void expect_matches_whole_list(const training_options& o, const std::string& wha
         }
         EXPECT_EQ(names.name_of(whole.size()), "") << what;
         EXPECT_EQ(names.take(0).size(), src.size() / src.chunks()) << what;
+        // Without names (no timeline): the same ops, the collectives' ones unnamed, and name_of
+        // names every op as before.
+        iteration_source unnamed(b, r, agg, false);
+        std::size_t j = 0, without = 0;
+        for (std::size_t c = 0; c < unnamed.chunks(); ++c) {
+            for (op x : unnamed.take(c)) {
+                ASSERT_LT(j, whole.size()) << what;
+                if (x.name.empty() && !whole[j].name.empty()) ++without;
+                if (x.name.empty()) x.name = whole[j].name;
+                expect_same(x, whole[j], what + " unnamed op " + std::to_string(j));
+                EXPECT_EQ(unnamed.name_of(j), whole[j].name) << what << " op " << j;
+                ++j;
+            }
+        }
+        EXPECT_EQ(j, whole.size()) << what;
+        std::size_t messages = 0;  // sends and receives: collective ops, which go unnamed
+        for (const op& x : whole) {
+            messages += x.kind == ops::op_kind::SEND || x.kind == ops::op_kind::RECV;
+        }
+        EXPECT_GE(without, messages) << what;
     }
 }
 
