@@ -61,6 +61,7 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
     if (in_flight.size() < window) in_flight.resize(static_cast<std::size_t>(window));
     std::uint64_t k = 0;
     tlm::tlm_generic_payload& trans = m_trans;
+    unsigned char* const bounce = data == nullptr ? scratch(std::min(burst, bytes)) : nullptr;
     for (std::uint64_t off = 0; off < bytes; off += burst, ++k) {
         const std::uint64_t len = std::min(burst, bytes - off);
         if (k >= window) {
@@ -72,12 +73,7 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
                 std::llround(static_cast<long double>(off) * 1e12L / m_settings.max_bytes_per_s));
             issue = std::max(issue, r.first_issue + sc_core::sc_time::from_value(paced));
         }
-        unsigned char* ptr = data;
-        if (ptr == nullptr) {
-            ptr = scratch(len);
-        } else {
-            ptr += off;
-        }
+        unsigned char* const ptr = data == nullptr ? bounce : data + off;
         sc_time done;
         if (!access(fw, trans, cmd, addr + off, ptr, len, issue, done, r)) return r;
         in_flight[static_cast<std::size_t>(k % window)] = done;

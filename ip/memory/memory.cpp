@@ -73,13 +73,16 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    // Requests mostly come in a few sizes (DMA bursts, memory chunks): the last one's time is
-    // kept.
-    if (len != m_xfer_len) {
-        m_xfer_len = len;
-        m_xfer_time = ps_time(m_bandwidth.transfer_time(len).ps);
+    // Requests mostly come in a few sizes (DMA bursts, memory chunks): the last two sizes'
+    // times are kept.
+    std::size_t e = len == m_xfer_len[0] ? 0 : len == m_xfer_len[1] ? 1 : 2;
+    if (e == 2) {
+        e = m_xfer_next;
+        m_xfer_next ^= 1;
+        m_xfer_len[e] = len;
+        m_xfer_time[e] = ps_time(m_bandwidth.transfer_time(len).ps);
     }
-    const sc_core::sc_time xfer = m_xfer_time;
+    const sc_core::sc_time xfer = m_xfer_time[e];
     sc_core::sc_time start, end;
     if (m_order == order::TIME) {
         const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer);

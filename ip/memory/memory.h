@@ -2,6 +2,8 @@
 // (a resource busy until a time) and complete `latency` after their data has moved.
 #pragma once
 
+#include <array>
+
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
@@ -28,8 +30,11 @@ private:
     units::bandwidth m_bandwidth;
     units::duration m_latency;
     sc_core::sc_time m_latency_time;               // m_latency
-    std::uint64_t m_xfer_len = ~std::uint64_t{0};  // the last request's size
-    sc_core::sc_time m_xfer_time;                  // and its transfer time
+    // The transfer times of the last two request sizes (a DMA's bursts and its bulk transfers,
+    // a host's chunks): computing one costs a division and a rounding per request otherwise.
+    std::array<std::uint64_t, 2> m_xfer_len{~std::uint64_t{0}, ~std::uint64_t{0}};
+    std::array<sc_core::sc_time, 2> m_xfer_time{};
+    std::size_t m_xfer_next = 0;  // the entry a new size replaces
     units::data_size m_size;
     std::uint64_t m_ports = 1;
     enum class order { CALL, TIME };
