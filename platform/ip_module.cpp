@@ -16,24 +16,35 @@ ip_module::ip_module(const sc_core::sc_module_name& name, const params& p)
     }
 }
 
+namespace {
+
+// `body` with its errors turned into a failed run (sim_context::fail).
+std::function<void()> guarded(sim_context* ctx, std::string who, std::function<void()> body) {
+    return [ctx, who = std::move(who), body = std::move(body)]() {
+        try {
+            body();
+        } catch (const sc_core::sc_unwind_exception&) {
+            throw;  // the kernel killing or resetting the process: not an error
+        } catch (const sim_error& e) {
+            ctx->fail(e.what());
+        } catch (const input_error& e) {
+            ctx->fail(e.what());
+        } catch (const std::exception& e) {
+            ctx->fail("internal error in " + who + ": " + e.what());
+        }
+    };
+}
+
+}  // namespace
+
 void ip_module::spawn_thread(const char* name, std::function<void()> body) {
-    sim_context* ctx = m_ctx;
-    const std::string who = path();
-    sc_core::sc_spawn(
-        [ctx, who, body = std::move(body)]() {
-            try {
-                body();
-            } catch (const sc_core::sc_unwind_exception&) {
-                throw;  // the kernel killing or resetting the process: not an error
-            } catch (const sim_error& e) {
-                ctx->fail(e.what());
-            } catch (const input_error& e) {
-                ctx->fail(e.what());
-            } catch (const std::exception& e) {
-                ctx->fail("internal error in " + who + ": " + e.what());
-            }
-        },
-        name);
+    sc_core::sc_spawn(guarded(m_ctx, path(), std::move(body)), name);
+}
+
+void ip_module::spawn_method(const char* name, std::function<void()> body) {
+    sc_core::sc_spawn_options o;
+    o.spawn_method();
+    sc_core::sc_spawn(guarded(m_ctx, path(), std::move(body)), name, &o);
 }
 
 }  // namespace trainvp

@@ -60,6 +60,10 @@ protected:
     // Registers a thread (use instead of SC_THREAD).  An exception escaping `body` does not
     // unwind through the kernel: it fails the run (sim_context::fail) and the thread ends.
     void spawn_thread(const char* name, std::function<void()> body);
+    // Registers a method process, run once at the start and then whenever the trigger it set
+    // (next_trigger) fires; it must not wait().  Cheaper than a thread (no stack of its own to
+    // switch to); an exception fails the run as in spawn_thread.
+    void spawn_method(const char* name, std::function<void()> body);
 
     sim_context& ctx() const { return *m_ctx; }
     // Tells the controller a driver finished (call once, after finished() turns true).

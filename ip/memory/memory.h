@@ -29,7 +29,7 @@ private:
 
     units::bandwidth m_bandwidth;
     units::duration m_latency;
-    sc_core::sc_time m_latency_time;               // m_latency
+    sc_core::sc_time m_latency_time;  // m_latency
     // The transfer times of the last two request sizes (a DMA's bursts and its bulk transfers,
     // a host's chunks): computing one costs a division and a rounding per request otherwise.
     std::array<std::uint64_t, 2> m_xfer_len{~std::uint64_t{0}, ~std::uint64_t{0}};

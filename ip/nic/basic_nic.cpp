@@ -34,7 +34,7 @@ void basic_nic::setup(const params& p) {
     m_message_level = ctx().settings().grain == granularity::MESSAGE;
     host.register_b_transport(this, &basic_nic::host_b_transport);
     eth_rx.register_b_transport(this, &basic_nic::rx_b_transport);
-    spawn_thread("tx_thread", [this] { tx_thread(); });
+    spawn_method("tx", [this] { tx_step(); });
 }
 
 basic_nic::~basic_nic() {
@@ -124,13 +124,35 @@ sc_core::sc_time basic_nic::put_on_wire(const packet_ext& frame, bool& delivered
     return sc_core::sc_time_stamp() + delay;
 }
 
-void basic_nic::tx_thread() {
+// The TX engine is a method, not a thread: it prepares a message's frames (or trains) one at a
+// time and sleeps until each one's first bit, keeping its place in m_tx (no thread stack to
+// switch to, which at scale is what a message costs most; docs/performance.md).
+void basic_nic::tx_step() {
     while (true) {
-        while (m_tx_queue.empty()) wait(m_tx_wake);
-        const message m = m_tx_queue.front();
-        if (m.posted > sc_core::sc_time_stamp()) wait(m.posted - sc_core::sc_time_stamp());
-        send_message(m);
-        m_tx_queue.pop_front();
+        if (!m_tx.active) {
+            if (m_tx_queue.empty()) {
+                next_trigger(m_tx_wake);
+                return;
+            }
+            const sc_core::sc_time now = sc_core::sc_time_stamp();
+            const sc_core::sc_time posted = m_tx_queue.front().posted;
+            if (posted > now) {
+                next_trigger(posted - now);
+                return;
+            }
+            begin_message();
+        }
+        if (m_tx.prepared) send_prepared();
+        if (m_tx.k == m_tx.frames) {
+            end_message();
+            continue;
+        }
+        prepare_next();
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        if (m_tx.eng.start > now) {
+            next_trigger(m_tx.eng.start - now);
+            return;
+        }
     }
 }
 
@@ -151,49 +173,61 @@ void basic_nic::fill_header(packet_ext& e, const nic_msg_ext& d, std::uint64_t k
     e.raw_payload = static_cast<std::uint32_t>(len);
 }
 
-void basic_nic::send_message(const message& m) {
-    using sc_core::sc_time;
+sc_core::sc_time basic_nic::engine_time(std::uint64_t wire) const {
+    return ps_time(units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps);
+}
+
+void basic_nic::begin_message() {
+    tx_run& r = m_tx;
+    const message& m = m_tx_queue.front();
     const nic_msg_ext& d = m.desc;
-    const std::uint64_t per_frame = mss();
-    const std::uint64_t frames = std::max<std::uint64_t>(1, (d.bytes + per_frame - 1) / per_frame);
-    const sc_time start = m.posted + ps_time(m_msg_cost.ps);
+    r.active = true;
+    r.prepared = false;
+    r.per_frame = mss();
+    r.frames = std::max<std::uint64_t>(1, (d.bytes + r.per_frame - 1) / r.per_frame);
+    r.start = m.posted + ps_time(m_msg_cost.ps);
     // Message granularity: the message goes as trains of consecutive frames, one transaction
     // each (README, "Message granularity"); a message with data (functional mode) goes frame
     // by frame, as its frames' contents are processed one by one.
-    const bool trains = m_message_level && !d.data && sends_trains();
-    // Per-frame times of the packet-level loop (not needed for trains).
-    std::vector<sc_time> fetched(trains ? 0 : static_cast<std::size_t>(frames));
-    std::vector<sc_time> sent(trains ? 0 : static_cast<std::size_t>(frames));
-    std::uint64_t next_fetch = 0;
-    sc_time link_free = sc_core::SC_ZERO_TIME;
-    sc_time last_end = start;
-    std::uint64_t sent_bytes = 0;
-    m_tx_messages_flow.enter(d.bytes);
-    m_tx_active_frames = frames;
-    const auto engine_time = [this](std::uint64_t wire) {
-        return ps_time(units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps);
-    };
-
+    r.trains = m_message_level && !d.data && sends_trains();
+    if (!r.trains) {
+        // Per-frame times of the packet-level loop.
+        r.fetched.assign(static_cast<std::size_t>(r.frames), sc_core::SC_ZERO_TIME);
+        r.sent.assign(static_cast<std::size_t>(r.frames), sc_core::SC_ZERO_TIME);
+    }
+    r.k = 0;
+    r.next_fetch = 0;
+    r.link_free = sc_core::SC_ZERO_TIME;
+    r.last_end = r.start;
+    r.sent_bytes = 0;
     // A train's wire bytes stay below 2^31 (packet_ext::wire is 32 bits).
-    const std::uint64_t max_train =
-        trains ? std::max<std::uint64_t>(1, (std::uint64_t{1} << 31) / wire_bytes(per_frame)) : 0;
-    for (std::uint64_t k = 0; trains && k < frames;) {
-        const std::uint64_t n = std::min(frames - k, max_train);
-        const std::uint64_t off = k * per_frame;
-        const std::uint64_t len = std::min(d.bytes - std::min(d.bytes, off), n * per_frame);
-        const std::uint64_t head_len = std::min(per_frame, len);
+    r.max_train = std::max<std::uint64_t>(1, (std::uint64_t{1} << 31) / wire_bytes(r.per_frame));
+    m_tx_messages_flow.enter(d.bytes);
+    m_tx_active_frames = r.frames;
+}
+
+void basic_nic::prepare_next() {
+    using sc_core::sc_time;
+    tx_run& r = m_tx;
+    const nic_msg_ext& d = m_tx_queue.front().desc;
+    tx_frame& f = r.f;
+    f = tx_frame{};
+    if (r.trains) {
+        const std::uint64_t n = std::min(r.frames - r.k, r.max_train);
+        const std::uint64_t off = r.k * r.per_frame;
+        const std::uint64_t len = std::min(d.bytes - std::min(d.bytes, off), n * r.per_frame);
+        const std::uint64_t head_len = std::min(r.per_frame, len);
         // The head frame is fetched as at packet level, the rest as one transfer behind it.
-        const sc_time slot = k == 0 ? start : std::max(start, link_free);
+        const sc_time slot = r.k == 0 ? r.start : std::max(r.start, r.link_free);
         const sc_time head_in = dma(tlm::TLM_READ_COMMAND, d.host_addr + off, head_len, slot);
         const sc_time tail_in = std::max(
             head_in,
             bulk_dma(tlm::TLM_READ_COMMAND, d.host_addr + off + head_len, len - head_len, slot));
-        tx_frame f;
-        fill_header(f.ext, d, k, frames, len);
+        fill_header(f.ext, d, r.k, r.frames, len);
         f.ext.train = static_cast<std::uint32_t>(n);
         f.ready = head_in + ps_time(m_tx_frame_cost.ps);
         f.tail_ready = tail_in + ps_time(m_tx_frame_cost.ps);
-        f.tail_raw = len - (n - 1) * per_frame;
+        f.tail_raw = len - (n - 1) * r.per_frame;
         m_tx_frames_flow.enter(len);
         sc_time processed;
         if (n > 1) {
@@ -205,86 +239,89 @@ void basic_nic::send_message(const message& m) {
         }
         // The engine streams the train: its head leaves as a frame would, its tail no earlier
         // than the last frame's own time after that frame is processed.
-        const timed_resource::slot eng =
-            m_tx_engine.reserve(std::max(processed, link_free), engine_time(f.ext.wire));
-        const sc_time last_bit = std::max(eng.end, f.tail_processed + engine_time(f.ext.tail_wire));
-        m_tx_engine.block_until(last_bit);
-        f.ext.first_bit_ps = eng.start.value();
-        f.ext.last_bit_ps = last_bit.value();
-        f.ext.head_last_bit_ps = (eng.start + engine_time(f.ext.head_wire)).value();
-        if (eng.start > sc_core::sc_time_stamp()) wait(eng.start - sc_core::sc_time_stamp());
-        bool delivered = false;
-        link_free = put_on_wire(f.ext, delivered);
-        if (delivered) {
-            m_tx_frames_flow.leave(f.ext.raw_payload);
-            sent_bytes += f.ext.raw_payload;
-        }
-        const sc_time left = std::max(last_bit, link_free);
-        last_end = std::max(last_end, left);
-        m_tx_frames += n;
-        m_tx_payload += f.ext.payload;
-        m_tx_wire += f.ext.wire;
-        progress_until(left);
-        k += n;
-        m_tx_active_frames = frames - k;
-    }
-
-    for (std::uint64_t k = 0; !trains && k < frames; ++k) {
+        r.eng = m_tx_engine.reserve(std::max(processed, r.link_free), engine_time(f.ext.wire));
+        r.last_bit = std::max(r.eng.end, f.tail_processed + engine_time(f.ext.tail_wire));
+        m_tx_engine.block_until(r.last_bit);
+        f.ext.first_bit_ps = r.eng.start.value();
+        f.ext.last_bit_ps = r.last_bit.value();
+        f.ext.head_last_bit_ps = (r.eng.start + engine_time(f.ext.head_wire)).value();
+    } else {
         // Fetch ahead: frame j may be fetched once frame j - prefetch has left the NIC.
-        while (next_fetch < frames && next_fetch < k + m_tx_prefetch) {
-            const std::uint64_t j = next_fetch;
-            sc_time slot = start;
-            if (j >= m_tx_prefetch) slot = std::max(slot, sent[j - m_tx_prefetch]);
-            const std::uint64_t off = j * per_frame;
-            const std::uint64_t len = std::min(per_frame, d.bytes - std::min(d.bytes, off));
-            fetched[j] = dma(tlm::TLM_READ_COMMAND, d.host_addr + off, len, slot);
-            ++next_fetch;
+        while (r.next_fetch < r.frames && r.next_fetch < r.k + m_tx_prefetch) {
+            const std::uint64_t j = r.next_fetch;
+            sc_time slot = r.start;
+            if (j >= m_tx_prefetch) slot = std::max(slot, r.sent[j - m_tx_prefetch]);
+            const std::uint64_t off = j * r.per_frame;
+            const std::uint64_t len = std::min(r.per_frame, d.bytes - std::min(d.bytes, off));
+            r.fetched[j] = dma(tlm::TLM_READ_COMMAND, d.host_addr + off, len, slot);
+            ++r.next_fetch;
         }
-        tx_frame f;
-        const std::uint64_t off = k * per_frame;
-        const std::uint64_t len = std::min(per_frame, d.bytes - std::min(d.bytes, off));
-        fill_header(f.ext, d, k, frames, len);
+        const std::uint64_t off = r.k * r.per_frame;
+        const std::uint64_t len = std::min(r.per_frame, d.bytes - std::min(d.bytes, off));
+        fill_header(f.ext, d, r.k, r.frames, len);
         f.ext.data = d.data;
-        f.ready = fetched[k] + ps_time(m_tx_frame_cost.ps);
+        f.ready = r.fetched[r.k] + ps_time(m_tx_frame_cost.ps);
         m_tx_frames_flow.enter(len);
         const sc_time processed = tx_process(f);
         f.ext.wire = static_cast<std::uint32_t>(wire_bytes(f.ext.payload));
-
         // The NIC engine streams the frame at rate x efficiency; the link may start as soon as
         // the engine does (its first bit) and cannot finish before the engine (its last bit).
-        const timed_resource::slot eng =
-            m_tx_engine.reserve(std::max(processed, link_free), engine_time(f.ext.wire));
-        f.ext.first_bit_ps = eng.start.value();
-        f.ext.last_bit_ps = eng.end.value();
-        if (eng.start > sc_core::sc_time_stamp()) wait(eng.start - sc_core::sc_time_stamp());
-
-        bool delivered = false;
-        // The link is free for the next frame at the returned time; this frame left at its end.
-        link_free = put_on_wire(f.ext, delivered);
-        if (delivered) {
-            m_tx_frames_flow.leave(f.ext.raw_payload);
-            sent_bytes += f.ext.raw_payload;
-        }
-        sent[k] = std::max(eng.end, link_free);
-        last_end = std::max(last_end, sent[k]);
-        ++m_tx_frames;
-        m_tx_payload += f.ext.payload;
-        m_tx_wire += f.ext.wire;
-        progress_until(sent[k]);
-        m_tx_active_frames = frames - k - 1;
+        r.eng = m_tx_engine.reserve(std::max(processed, r.link_free), engine_time(f.ext.wire));
+        f.ext.first_bit_ps = r.eng.start.value();
+        f.ext.last_bit_ps = r.eng.end.value();
     }
+    r.prepared = true;
+}
+
+void basic_nic::send_prepared() {
+    tx_run& r = m_tx;
+    tx_frame& f = r.f;
+    r.prepared = false;
+    bool delivered = false;
+    // The link is free for the next frame at the returned time; this frame left at its end.
+    r.link_free = put_on_wire(f.ext, delivered);
+    if (delivered) {
+        m_tx_frames_flow.leave(f.ext.raw_payload);
+        r.sent_bytes += f.ext.raw_payload;
+    }
+    m_tx_payload += f.ext.payload;
+    m_tx_wire += f.ext.wire;
+    f.ext.data.reset();
+    if (r.trains) {
+        const std::uint64_t n = f.ext.train;
+        const sc_core::sc_time left = std::max(r.last_bit, r.link_free);
+        r.last_end = std::max(r.last_end, left);
+        m_tx_frames += n;
+        progress_until(left);
+        r.k += n;
+    } else {
+        r.sent[r.k] = std::max(r.eng.end, r.link_free);
+        r.last_end = std::max(r.last_end, r.sent[r.k]);
+        ++m_tx_frames;
+        progress_until(r.sent[r.k]);
+        ++r.k;
+    }
+    m_tx_active_frames = r.frames - r.k;
+}
+
+void basic_nic::end_message() {
+    tx_run& r = m_tx;
+    const message& m = m_tx_queue.front();
+    const nic_msg_ext& d = m.desc;
     ++m_tx_msgs;
-    m_tx_messages_flow.leave(sent_bytes);
-    m_msg_latency_ns.sample(ns(last_end - m.posted));
-    m_tx_queue_level.change_at(last_end, -1);
+    m_tx_messages_flow.leave(r.sent_bytes);
+    m_msg_latency_ns.sample(ns(r.last_end - m.posted));
+    m_tx_queue_level.change_at(r.last_end, -1);
     nic_msg_ext done = d;
     done.what = nic_msg_ext::op::SEND_DONE;
     done.data.reset();  // the sender's data is unchanged
     tx_message_done(done);
-    notify_host(done, last_end);
+    notify_host(done, r.last_end);
     if (spans_on())
         span("send " + std::to_string(d.bytes) + "B to " + std::to_string(d.peer), "comm", m.posted,
-             last_end);
+             r.last_end);
+    r.active = false;
+    m_tx_queue.pop_front();
 }
 
 void basic_nic::notify_host(nic_msg_ext& ext, const sc_core::sc_time& at) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <typeinfo>
 #include <utility>
+#include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -60,7 +61,7 @@ protected:
     // constructor calls p.apply(*this) and then setup().
     struct deferred_params {};
     basic_nic(const sc_core::sc_module_name& name, const params& p, deferred_params);
-    // Checks the params, configures the DMA, registers the sockets and the TX thread.
+    // Checks the params, configures the DMA, registers the sockets and the TX engine.
     void setup(const params& p);
 
     // A frame as the TX path builds it.  Subclasses (the compression NIC) change its payload
@@ -133,8 +134,17 @@ private:
 
     void host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-    void tx_thread();
-    void send_message(const message& m);
+    // The TX engine (a method): sends the queued messages in order, frame by frame or as
+    // trains, sleeping until each one's first bit.
+    void tx_step();
+    // Its steps on the message at the queue's front: set up its run, prepare (DMA, processing,
+    // the engine's slot) the next frame or train, hand the prepared one to the link, finish.
+    void begin_message();
+    void prepare_next();
+    void send_prepared();
+    void end_message();
+    // The engine's time to stream `wire` bytes at rate x efficiency.
+    sc_core::sc_time engine_time(std::uint64_t wire) const;
     // The header of frame k of `frames` of message d, carrying `len` payload bytes.
     void fill_header(packet_ext& e, const nic_msg_ext& d, std::uint64_t k, std::uint64_t frames,
                      std::uint64_t len) const;
@@ -177,6 +187,23 @@ private:
     timed_resource m_rx_engine;
     std::deque<message> m_tx_queue;
     sc_core::sc_event m_tx_wake;
+    // Where the TX engine is in the message at the queue's front.
+    struct tx_run {
+        bool active = false;    // the front message is being sent
+        bool prepared = false;  // f is ready and waits for its first bit (eng.start)
+        bool trains = false;    // sent as trains (message granularity)
+        std::uint64_t frames = 0, per_frame = 0, max_train = 0;
+        std::uint64_t k = 0;           // the next frame to prepare (or f's first frame)
+        std::uint64_t next_fetch = 0;  // packet level: the next frame to fetch
+        std::uint64_t sent_bytes = 0;
+        sc_core::sc_time start, link_free, last_end;
+        // Packet level: when each frame's payload is in the NIC and when it left.
+        std::vector<sc_core::sc_time> fetched, sent;
+        tx_frame f;
+        timed_resource::slot eng;   // f's engine slot
+        sc_core::sc_time last_bit;  // a train's last bit
+    };
+    tx_run m_tx;
     std::uint64_t m_rx_offset = 0;
     std::map<std::pair<std::uint32_t, std::uint64_t>, rx_state> m_rx;  // (src, msg id)
     std::uint64_t m_tx_active_frames = 0;
