@@ -155,10 +155,10 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
                 &m_ops_delay,   &m_ops_allreduce};
     m_waits_for.fill(k_none);
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
-    spawn_thread("run_cpu", [this] { run_cpu(); });
-    spawn_thread("run_comm", [this] { run_comm(); });
-    spawn_thread("run_gpu", [this] { run_gpu(); });
-    spawn_thread("run_copy", [this] { run_copy(); });
+    spawn_method("cpu", [this] { unit_step(op_unit::CPU); });
+    spawn_method("comm", [this] { unit_step(op_unit::COMM); });
+    spawn_method("gpu", [this] { unit_step(op_unit::GPU); });
+    spawn_method("copy", [this] { unit_step(op_unit::COPY); });
     spawn_thread("finish_when_done", [this] { finish_when_done(); });
 }
 
@@ -393,21 +393,6 @@ void host_cpu::wake(std::size_t u, const sc_time& at) {
     m_wake[u].notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
-void host_cpu::wait_for_deps(std::size_t i, op_unit u) {
-    const std::size_t w = index_of(u);
-    sc_time ready = sc_core::sc_time_stamp();
-    for (std::uint32_t k = 0; k < op_at(i).dep_count; ++k) {
-        const std::size_t d = dep(i, k);
-        while (op_at(d).state != op_state::DONE) {
-            m_waits_for[w] = d;
-            wait(m_wake[w]);
-        }
-        m_waits_for[w] = k_none;
-        ready = std::max(ready, op_at(d).done_at);
-    }
-    wait_until(ready);
-}
-
 void host_cpu::mark_done(std::size_t i, const sc_time& at) {
     slot& s = op_at(i);
     s.state = op_state::DONE;
@@ -472,54 +457,197 @@ void host_cpu::span(const std::string& track_path, const std::string& name, cons
     ctx().spans().span(track_path, name, cat, start.value(), end.value());
 }
 
-void host_cpu::run_unit(op_unit u) {
-    std::deque<std::size_t>& list = m_unit_ops[index_of(u)];
-    const std::size_t total = m_unit_total[index_of(u)];
-    std::size_t& passed = m_unit_passed[index_of(u)];
+// A unit is a method, not a thread (no stack of its own to switch to, which at scale is what an
+// op costs most): it runs its ops in list order, keeping its place in m_units[u] and sleeping
+// (next_trigger) where a thread would wait.
+void host_cpu::unit_step(op_unit u) {
+    const std::size_t w = index_of(u);
+    unit_run& r = m_units[w];
     while (true) {
-        // Out of ops: the next chunk (iteration) holds this unit's next ones.
-        while (list.empty() && passed < total && m_next_chunk < m_chunks_total) {
-            materialise_next();
-        }
-        if (list.empty()) break;
-        const std::size_t i = list.front();
-        wait_for_deps(i, u);
-        slot& o = op_at(i);
-        o.state = op_state::RUNNING;
-        o.started = sc_core::sc_time_stamp();
-        switch (o.kind) {
-            case op_kind::COMPUTE:
-            case op_kind::SUM:
-            case op_kind::UPDATE:
-                run_cpu_work(i, u);
-                break;
-            case op_kind::GPU_COMPUTE:
-            case op_kind::COPY_TO_HOST:
-            case op_kind::COPY_TO_GPU:
-                run_accel(i);
-                break;
-            case op_kind::SEND:
-            case op_kind::ALLREDUCE:  // posted like a send; done at the NIC's SEND_DONE
-                run_send(i);
-                break;
-            case op_kind::RECV:
-                run_recv(i, u);
-                break;
-            case op_kind::DELAY: {
-                const sc_time start = sc_core::sc_time_stamp();
-                const sc_time end = start + ps_time(o.delay_ps);
-                progress_until(end);
-                wait_until(end);
-                record(i, u, start, end);
-                mark_done(i, end);
+        const sc_time now = sc_core::sc_time_stamp();
+        switch (r.phase) {
+            case unit_phase::NEXT: {
+                std::deque<std::size_t>& list = m_unit_ops[w];
+                // Out of ops: the next chunk (iteration) holds this unit's next ones.
+                while (list.empty() && m_unit_passed[w] < m_unit_total[w] &&
+                       m_next_chunk < m_chunks_total) {
+                    materialise_next();
+                }
+                if (list.empty()) return;  // done: no trigger, the unit never runs again
+                r.op = list.front();
+                r.dep = 0;
+                r.ready = now;
+                r.phase = unit_phase::DEPS;
                 break;
             }
+            case unit_phase::DEPS: {
+                // Every op in `after` done, and its completion time reached.
+                const std::size_t i = r.op;
+                for (; r.dep < op_at(i).dep_count; ++r.dep) {
+                    const slot& d = op_at(dep(i, r.dep));
+                    if (d.state != op_state::DONE) {
+                        m_waits_for[w] = dep(i, r.dep);
+                        next_trigger(m_wake[w]);
+                        return;
+                    }
+                    r.ready = std::max(r.ready, d.done_at);
+                }
+                m_waits_for[w] = k_none;
+                r.phase = unit_phase::START;
+                if (r.ready > now) {
+                    next_trigger(r.ready - now);
+                    return;
+                }
+                break;
+            }
+            case unit_phase::START:
+                start_op(r, u);
+                break;
+            case unit_phase::MEMORY:
+                if (!memory_traffic(r, u)) return;
+                r.end = r.last + compute_time(op_at(r.op).flops, u);
+                progress_until(r.end);
+                r.phase = unit_phase::FINISH;
+                break;
+            case unit_phase::RECV_MATCH: {
+                slot& o = op_at(r.op);
+                // nic_notify_b_transport wakes this unit at the arrival of its message.
+                if (!o.matched) {
+                    next_trigger(m_wake[w]);
+                    return;
+                }
+                if (o.received_bytes != o.bytes) {
+                    throw sim_error(path() + ": " + describe(r.op) + " expects " +
+                                    std::to_string(o.bytes) + " B from node " +
+                                    std::to_string(o.peer) + " with tag " + std::to_string(o.tag) +
+                                    ", but the message has " + std::to_string(o.received_bytes) +
+                                    " B");
+                }
+                if (o.arrival < r.start) ++m_unexpected_count;
+                const sc_time ready = r.start + ps_time(m_recv_overhead.ps);
+                r.end = std::max(ready, o.arrival);
+                m_recv_wait_ns.sample(ns(r.end - ready));
+                progress_until(r.end);
+                r.phase = unit_phase::FINISH;
+                break;
+            }
+            case unit_phase::FINISH:
+                if (r.end > now) {
+                    next_trigger(r.end - now);
+                    r.phase = unit_phase::FINISHED;
+                    return;
+                }
+                [[fallthrough]];
+            case unit_phase::FINISHED:
+                finish_op(r, u);
+                m_unit_ops[w].pop_front();
+                ++m_unit_passed[w];
+                retire_chunks();
+                r.phase = unit_phase::NEXT;
+                break;
         }
-        list.pop_front();
-        ++passed;
-        retire_chunks();
     }
 }
+
+void host_cpu::start_op(unit_run& r, op_unit u) {
+    const std::size_t i = r.op;
+    slot& o = op_at(i);
+    const sc_time now = sc_core::sc_time_stamp();
+    o.state = op_state::RUNNING;
+    o.started = now;
+    r.start = now;
+    r.phase = unit_phase::FINISH;
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::SUM:
+        case op_kind::UPDATE: {
+            // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in
+            // sequence.
+            memory_stream& ms = m_streams[index_of(u)];
+            ms.window.clear();
+            r.pass = 0;
+            r.off = 0;
+            r.issued = 0;
+            r.issue_due = false;
+            r.last = now;
+            r.phase = unit_phase::MEMORY;
+            break;
+        }
+        case op_kind::GPU_COMPUTE:
+        case op_kind::COPY_TO_HOST:
+        case op_kind::COPY_TO_GPU:
+            r.end = post_accel(i);
+            progress_until(r.end);
+            break;
+        case op_kind::SEND:
+        case op_kind::ALLREDUCE:  // posted like a send; done at the NIC's SEND_DONE
+            r.end = post_send(i);
+            progress_until(r.end);
+            break;
+        case op_kind::RECV:
+            // A message that the NIC reported before this receive was posted waits in the
+            // unexpected queue (first come, first matched, as MPI orders messages of one source
+            // and tag).
+            for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
+                if (it->peer == o.peer && it->tag == o.tag) {
+                    o.matched = true;
+                    o.arrival = it->at;
+                    o.received_bytes = it->bytes;
+                    if (it->data) m_recv_data[i] = it->data;
+                    o.msg_id = it->msg_id;
+                    m_unexpected.erase(it);
+                    break;
+                }
+            }
+            r.phase = unit_phase::RECV_MATCH;
+            break;
+        case op_kind::DELAY:
+            r.end = now + ps_time(o.delay_ps);
+            progress_until(r.end);
+            break;
+    }
+}
+
+void host_cpu::finish_op(const unit_run& r, op_unit u) {
+    const std::size_t i = r.op;
+    const slot& o = op_at(i);
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::SUM:
+        case op_kind::UPDATE:
+            m_flops.add(o.flops);
+            if (o.kind == op_kind::SUM) apply_received(i);
+            break;
+        case op_kind::COPY_TO_GPU:
+            m_bytes_to_gpu += o.bytes;
+            break;
+        case op_kind::COPY_TO_HOST:
+            m_bytes_to_host += o.bytes;
+            break;
+        case op_kind::SEND:
+        case op_kind::ALLREDUCE:
+            // The unit is free once the NIC holds the descriptor; the op is done at SEND_DONE.
+            record(i, u, r.start, r.end);
+            return;
+        case op_kind::RECV: {
+            m_bytes_received += o.bytes;
+            if (auto it = m_recv_data.find(i);
+                it != m_recv_data.end() && it->second->size() < o.bytes) {
+                throw sim_error(path() + ": " + describe(i) + " got " +
+                                std::to_string(it->second->size()) + " B of data for " +
+                                std::to_string(o.bytes) + " B");
+            }
+            apply_received(i);
+            break;
+        }
+        case op_kind::GPU_COMPUTE:
+        case op_kind::DELAY:
+            break;
+    }
+    record(i, u, r.start, r.end);
+    mark_done(i, r.end);
+}
+
 
 void host_cpu::finish_when_done() {
     while (m_done < m_total) wait(m_all_done);
@@ -538,17 +666,14 @@ sc_time host_cpu::compute_time(double flops, op_unit u) const {
     return ps_time(rate.time_for(flops).ps);
 }
 
-sc_time host_cpu::memory_traffic(std::size_t i, op_unit u, const sc_time& start) {
-    const slot& o = op_at(i);
+bool host_cpu::memory_traffic(unit_run& r, op_unit u) {
+    const slot& o = op_at(r.op);
     const std::uint32_t passes = o.read_passes + o.write_passes;
-    if (o.bytes == 0 || passes == 0) return start;
+    if (o.bytes == 0 || passes == 0) return true;
     const std::uint64_t chunk = m_memory_chunk.bytes;
     const sc_time quantum = tlm::tlm_global_quantum::instance().get();
     memory_stream& ms = m_streams[index_of(u)];
     std::deque<sc_time>& window = ms.window;  // completions of the last memory_outstanding chunks
-    window.clear();
-    sc_time last = start;
-    std::uint64_t issued = 0;  // bytes, over all passes, for stream_bandwidth's pacing
     tlm::tlm_generic_payload& trans = ms.trans;
     const std::size_t need = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes));
     if (ms.scratch_size < need) {
@@ -557,193 +682,127 @@ sc_time host_cpu::memory_traffic(std::size_t i, op_unit u, const sc_time& start)
         ms.scratch.reset(new unsigned char[need]);
         ms.scratch_size = need;
     }
-    for (std::uint32_t p = 0; p < passes; ++p) {
-        const bool write = p >= o.read_passes;
-        for (std::uint64_t off = 0; off < o.bytes; off += chunk) {
-            const std::uint64_t len = std::min(chunk, o.bytes - off);
-            sc_time issue = start;
-            if (window.size() == m_memory_outstanding) {
-                issue = std::max(issue, window.front());
-                window.pop_front();
+    for (; r.pass < passes; ++r.pass, r.off = 0) {
+        const bool write = r.pass >= o.read_passes;
+        for (; r.off < o.bytes; r.off += chunk) {
+            const std::uint64_t len = std::min(chunk, o.bytes - r.off);
+            if (!r.issue_due) {
+                r.issue = r.start;
+                if (window.size() == m_memory_outstanding) {
+                    r.issue = std::max(r.issue, window.front());
+                    window.pop_front();
+                }
+                if (m_stream_bandwidth.bytes_per_s > 0) {
+                    r.issue = std::max(
+                        r.issue, r.start + ps_time(m_stream_bandwidth.transfer_time(r.issued).ps));
+                }
+                r.issued += len;  // bytes, over all passes, for stream_bandwidth's pacing
+                // Stay within a quantum of the issue time so that other initiators of the same
+                // memory (DMA engines) reserve it in roughly time order.
+                const sc_time now = sc_core::sc_time_stamp();
+                if (r.issue > now && r.issue - now >= quantum) {
+                    r.issue_due = true;
+                    next_trigger(r.issue - now);
+                    return false;
+                }
             }
-            if (m_stream_bandwidth.bytes_per_s > 0) {
-                issue =
-                    std::max(issue, start + ps_time(m_stream_bandwidth.transfer_time(issued).ps));
-            }
-            issued += len;
-            // Stay within a quantum of the issue time so that other initiators of the same
-            // memory (DMA engines) reserve it in roughly time order.
-            const sc_time now = sc_core::sc_time_stamp();
-            if (issue > now && issue - now >= quantum) wait(issue - now);
+            r.issue_due = false;
             trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-            trans.set_address(o.address + off);
+            trans.set_address(o.address + r.off);
             trans.set_data_ptr(ms.scratch.get());
             trans.set_data_length(static_cast<unsigned>(len));
             trans.set_streaming_width(static_cast<unsigned>(len));
             trans.set_byte_enable_ptr(nullptr);
             trans.set_dmi_allowed(false);
             trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-            sc_time delay = issue - sc_core::sc_time_stamp();
+            const sc_time now = sc_core::sc_time_stamp();
+            sc_time delay = r.issue - now;
             mem->b_transport(trans, delay);
             if (trans.is_response_error()) {
                 throw sim_error(path() + ": memory " + (write ? "write" : "read") + " of " +
-                                std::to_string(len) + " B at " + std::to_string(o.address + off) +
+                                std::to_string(len) + " B at " +
+                                std::to_string(o.address + r.off) +
                                 " failed: " + trans.get_response_string());
             }
-            const sc_time done = sc_core::sc_time_stamp() + delay;
+            const sc_time done = now + delay;
             window.push_back(done);
-            last = std::max(last, done);
+            r.last = std::max(r.last, done);
             m_memory_bytes += len;
         }
     }
-    return last;
+    return true;
 }
 
-void host_cpu::run_cpu_work(std::size_t i, op_unit u) {
+sc_time host_cpu::post_accel(std::size_t i) {
     const slot& o = op_at(i);
-    const sc_time start = sc_core::sc_time_stamp();
-    // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in sequence.
-    const sc_time memory_done = memory_traffic(i, u, start);
-    const double flops = o.flops;
-    const sc_time end = memory_done + compute_time(flops, u);
-    progress_until(end);
-    wait_until(end);
-    m_flops.add(flops);
-    if (o.kind == op_kind::SUM) apply_received(i);
-    record(i, u, start, end);
-    mark_done(i, end);
-}
-
-void host_cpu::run_accel(std::size_t i) {
-    const slot& o = op_at(i);
-    const sc_time start = sc_core::sc_time_stamp();
-    // The extension lives only until b_transport returns: a run that stops while this unit
-    // waits below (max_time, a stall, a failure elsewhere) never unwinds the thread, and nothing
-    // heap-owning may be left on its stack then.
-    sc_time end;
-    {
-        accel_op_ext ext;
-        switch (o.kind) {
-            case op_kind::GPU_COMPUTE:
-                ext.what = accel_op_ext::kind::COMPUTE;
-                break;
-            case op_kind::COPY_TO_HOST:
-                ext.what = accel_op_ext::kind::COPY_TO_HOST;
-                break;
-            default:
-                ext.what = accel_op_ext::kind::COPY_TO_GPU;
-                break;
-        }
-        ext.flops = o.flops;
-        ext.bytes = o.bytes;
-        ext.host_addr = o.address;
-        tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_data_ptr(nullptr);
-        trans.set_data_length(0);
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        trans.set_extension(&ext);
-        sc_time delay = sc_core::SC_ZERO_TIME;
-        accel->b_transport(trans, delay);
-        trans.clear_extension(&ext);
-        if (trans.is_response_error()) {
-            throw sim_error(path() + ": " + describe(i) +
-                            " failed in the accelerator: " + trans.get_response_string());
-        }
-        end = sc_core::sc_time_stamp() + delay;
+    accel_op_ext ext;
+    switch (o.kind) {
+        case op_kind::GPU_COMPUTE:
+            ext.what = accel_op_ext::kind::COMPUTE;
+            break;
+        case op_kind::COPY_TO_HOST:
+            ext.what = accel_op_ext::kind::COPY_TO_HOST;
+            break;
+        default:
+            ext.what = accel_op_ext::kind::COPY_TO_GPU;
+            break;
     }
-    progress_until(end);
-    wait_until(end);
-    if (o.kind == op_kind::COPY_TO_GPU) m_bytes_to_gpu += o.bytes;
-    if (o.kind == op_kind::COPY_TO_HOST) m_bytes_to_host += o.bytes;
-    record(i, o.unit, start, end);
-    mark_done(i, end);
+    ext.flops = o.flops;
+    ext.bytes = o.bytes;
+    ext.host_addr = o.address;
+    tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(0);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    trans.set_extension(&ext);
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    accel->b_transport(trans, delay);
+    trans.clear_extension(&ext);
+    if (trans.is_response_error()) {
+        throw sim_error(path() + ": " + describe(i) +
+                        " failed in the accelerator: " + trans.get_response_string());
+    }
+    return sc_core::sc_time_stamp() + delay;
 }
 
-void host_cpu::run_send(std::size_t i) {
+sc_time host_cpu::post_send(std::size_t i) {
     slot& o = op_at(i);
-    const sc_time start = sc_core::sc_time_stamp();
     o.msg_id = m_next_msg_id++;
     m_send_of_msg[o.msg_id] = i;
     // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
     // which may even arrive before b_transport returns.
     o.state = op_state::ISSUED;
-    // As in run_accel: no extension (which may own the data) across the wait below.
-    sc_time accepted;
-    {
-        nic_msg_ext ext;
-        const bool allreduce = o.kind == op_kind::ALLREDUCE;
-        ext.what = allreduce ? nic_msg_ext::op::ALLREDUCE : nic_msg_ext::op::SEND;
-        ext.peer = o.peer;
-        ext.bytes = o.bytes;
-        ext.tos = o.tos;
-        ext.msg_id = o.msg_id;
-        ext.host_addr = o.address;
-        ext.tag = o.tag;
-        if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
-            // Functional: the range as it stands now (the op waited for its last writer).
-            ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
-        }
-        tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
-        trans.set_command(tlm::TLM_WRITE_COMMAND);
-        trans.set_data_ptr(nullptr);
-        trans.set_data_length(0);
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        trans.set_extension(&ext);
-        sc_time delay = ps_time(m_send_overhead.ps);
-        nic->b_transport(trans, delay);
-        trans.clear_extension(&ext);
-        if (trans.is_response_error()) {
-            throw sim_error(path() + ": " + describe(i) +
-                            (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
-                            " was refused by the NIC: " + trans.get_response_string());
-        }
-        accepted = sc_core::sc_time_stamp() + delay;
+    nic_msg_ext ext;
+    const bool allreduce = o.kind == op_kind::ALLREDUCE;
+    ext.what = allreduce ? nic_msg_ext::op::ALLREDUCE : nic_msg_ext::op::SEND;
+    ext.peer = o.peer;
+    ext.bytes = o.bytes;
+    ext.tos = o.tos;
+    ext.msg_id = o.msg_id;
+    ext.host_addr = o.address;
+    ext.tag = o.tag;
+    if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
+        // Functional: the range as it stands now (the op waited for its last writer).
+        ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
     }
-    progress_until(accepted);
-    wait_until(accepted);
-    record(i, o.unit, start, accepted);
+    tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(0);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    trans.set_extension(&ext);
+    sc_time delay = ps_time(m_send_overhead.ps);
+    nic->b_transport(trans, delay);
+    trans.clear_extension(&ext);
+    if (trans.is_response_error()) {
+        throw sim_error(path() + ": " + describe(i) +
+                        (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
+                        " was refused by the NIC: " + trans.get_response_string());
+    }
+    return sc_core::sc_time_stamp() + delay;
 }
 
-void host_cpu::run_recv(std::size_t i, op_unit u) {
-    slot& o = op_at(i);
-    const sc_time start = sc_core::sc_time_stamp();
-    // A message that the NIC reported before this receive was posted waits in the unexpected
-    // queue (first come, first matched, as MPI orders messages of one source and tag).
-    for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
-        if (it->peer == o.peer && it->tag == o.tag) {
-            o.matched = true;
-            o.arrival = it->at;
-            o.received_bytes = it->bytes;
-            if (it->data) m_recv_data[i] = it->data;
-            o.msg_id = it->msg_id;
-            m_unexpected.erase(it);
-            break;
-        }
-    }
-    // nic_notify_b_transport wakes this unit at the arrival of its message.
-    while (!o.matched) wait(m_wake[index_of(u)]);
-    if (o.received_bytes != o.bytes) {
-        throw sim_error(path() + ": " + describe(i) + " expects " + std::to_string(o.bytes) +
-                        " B from node " + std::to_string(o.peer) + " with tag " +
-                        std::to_string(o.tag) + ", but the message has " +
-                        std::to_string(o.received_bytes) + " B");
-    }
-    if (o.arrival < start) ++m_unexpected_count;
-    const sc_time ready = start + ps_time(m_recv_overhead.ps);
-    const sc_time end = std::max(ready, o.arrival);
-    m_recv_wait_ns.sample(ns(end - ready));
-    progress_until(end);
-    wait_until(end);
-    m_bytes_received += o.bytes;
-    if (auto it = m_recv_data.find(i); it != m_recv_data.end() && it->second->size() < o.bytes) {
-        throw sim_error(path() + ": " + describe(i) + " got " + std::to_string(it->second->size()) +
-                        " B of data for " + std::to_string(o.bytes) + " B");
-    }
-    apply_received(i);
-    record(i, u, start, end);
-    mark_done(i, end);
-}
 
 void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     nic_msg_ext* ext = nullptr;

@@ -135,29 +135,48 @@ private:
     };
     static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
 
-    // One thread per unit (SC_THREAD takes no arguments).
-    void run_cpu() { run_unit(op_unit::CPU); }
-    void run_comm() { run_unit(op_unit::COMM); }
-    void run_gpu() { run_unit(op_unit::GPU); }
-    void run_copy() { run_unit(op_unit::COPY); }
-    void run_unit(op_unit u);
+    // Where a unit is in its front op (unit_step's state).
+    enum class unit_phase {
+        NEXT,        // take the next op
+        DEPS,        // wait for the op's `after` and their completion times
+        START,       // start it
+        MEMORY,      // issue its memory traffic (compute, sum, update)
+        RECV_MATCH,  // wait for its message (recv)
+        FINISH,      // wait until the unit is free (`end`), then finish it
+        FINISHED,    // `end` reached: finish it
+    };
+    struct unit_run {
+        unit_phase phase = unit_phase::NEXT;
+        std::size_t op = 0;      // the unit's front op
+        std::uint32_t dep = 0;   // DEPS: the next of its `after` to check
+        sc_core::sc_time ready;  // DEPS: when they were all done
+        sc_core::sc_time start, end;
+        // MEMORY: the traffic's progress (pass, offset in it, bytes issued over all passes,
+        // the last completion), and a chunk's issue time it sleeps until.
+        std::uint32_t pass = 0;
+        std::uint64_t off = 0, issued = 0;
+        sc_core::sc_time last, issue;
+        bool issue_due = false;
+    };
+    // One method per unit: runs its ops in list order, sleeping where a thread would wait.
+    void unit_step(op_unit u);
+    void start_op(unit_run& r, op_unit u);
+    // The op's statistics and completion once its unit is free (a send only frees the unit).
+    void finish_op(const unit_run& r, op_unit u);
     void finish_when_done();
-    // Waits (on unit u) until every op in i's `after` is done and its completion time reached.
-    void wait_for_deps(std::size_t i, op_unit u);
     void wait_until(const sc_core::sc_time& t);
     // Op i is done at `at` (now or later): wakes the unit waiting for it at that time.
     void mark_done(std::size_t i, const sc_core::sc_time& at);
     // Wakes unit u at `at` (now: in the next delta cycle).
     void wake(std::size_t u, const sc_core::sc_time& at);
 
-    // Per kind: returns when the unit is free again.
-    void run_cpu_work(std::size_t i, op_unit u);
-    void run_accel(std::size_t i);
-    void run_send(std::size_t i);
-    void run_recv(std::size_t i, op_unit u);
-
-    // Issues op i's memory traffic on `mem` from `start`; returns when the last chunk is done.
-    sc_core::sc_time memory_traffic(std::size_t i, op_unit u, const sc_core::sc_time& start);
+    // Issues the memory traffic of r's op from r.start, continuing where it left off; returns
+    // false when it sleeps until a chunk's issue time (within a quantum of the time of
+    // issue), true when all is issued (r.last: when the last chunk is done).
+    bool memory_traffic(unit_run& r, op_unit u);
+    // Hand op i to the accelerator or the NIC; return when the unit is free again.
+    sc_core::sc_time post_accel(std::size_t i);
+    sc_core::sc_time post_send(std::size_t i);
     // Compute time of `flops` on unit `u` (cpu: cores - comm_cores; comm: comm_cores).
     sc_core::sc_time compute_time(double flops, op_unit u) const;
     void nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -210,9 +229,8 @@ private:
     units::duration m_send_overhead;
     units::duration m_recv_overhead;
 
-    // What memory_traffic keeps across its waits, per unit: members, not locals, so that a run
-    // stopped while a unit is in the middle of an op (its thread is never unwound) leaks
-    // nothing.  `trans` also carries the unit's commands to the NIC and the accelerator.
+    // What memory_traffic keeps across its sleeps, per unit.  `trans` also carries the unit's
+    // commands to the NIC and the accelerator.
     struct memory_stream {
         std::deque<sc_core::sc_time> window;  // completions of the chunks in flight
         tlm::tlm_generic_payload trans;
@@ -220,6 +238,7 @@ private:
         std::size_t scratch_size = 0;
     };
     std::array<memory_stream, ops::k_op_units> m_streams;
+    std::array<unit_run, ops::k_op_units> m_units;
 
     // The op stream and its progress.  The window holds the chunks from the oldest one still
     // referred to up to the newest materialised one: ops [m_first, m_first + m_window.size())
