@@ -265,6 +265,7 @@ void host_cpu::materialise(std::vector<ops::op> list) {
     // Ops may wait for their own chunk and the one before it: that one is still in the window
     // (a chunk is only dropped once the next one's references to it are done).
     const std::size_t previous = m_chunks.empty() ? ch.begin : m_chunks.back().begin;
+    m_window.reserve_more(list.size());
     for (std::size_t k = 0; k < list.size(); ++k) {
         const std::size_t i = ch.begin + k;
         const ops::op& o = list[k];
@@ -327,12 +328,9 @@ void host_cpu::retire_chunks() {
             for (std::size_t i = c.begin; i < c.end; ++i) record_run(i, m_run, m_run_last);
         }
         const std::size_t n = c.end - c.begin;
-        m_window.erase(m_window.begin(), m_window.begin() + static_cast<std::ptrdiff_t>(n));
-        if (m_keep_names) {
-            m_names.erase(m_names.begin(), m_names.begin() + static_cast<std::ptrdiff_t>(n));
-        }
-        m_deps.erase(m_deps.begin(),
-                     m_deps.begin() + static_cast<std::ptrdiff_t>(c.dep_end - m_deps_first));
+        m_window.drop_front(n);
+        if (m_keep_names) m_names.drop_front(n);
+        m_deps.drop_front(c.dep_end - m_deps_first);
         m_deps_first = c.dep_end;
         m_first = c.end;
         m_chunks.pop_front();
@@ -467,7 +465,7 @@ void host_cpu::unit_step(op_unit u) {
         const sc_time now = sc_core::sc_time_stamp();
         switch (r.phase) {
             case unit_phase::NEXT: {
-                std::deque<std::size_t>& list = m_unit_ops[w];
+                flat_queue<std::size_t>& list = m_unit_ops[w];
                 // Out of ops: the next chunk (iteration) holds this unit's next ones.
                 while (list.empty() && m_unit_passed[w] < m_unit_total[w] &&
                        m_next_chunk < m_chunks_total) {
@@ -648,7 +646,6 @@ void host_cpu::finish_op(const unit_run& r, op_unit u) {
     mark_done(i, r.end);
 }
 
-
 void host_cpu::finish_when_done() {
     while (m_done < m_total) wait(m_all_done);
     wait_until(m_last_done);
@@ -720,8 +717,7 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u) {
             mem->b_transport(trans, delay);
             if (trans.is_response_error()) {
                 throw sim_error(path() + ": memory " + (write ? "write" : "read") + " of " +
-                                std::to_string(len) + " B at " +
-                                std::to_string(o.address + r.off) +
+                                std::to_string(len) + " B at " + std::to_string(o.address + r.off) +
                                 " failed: " + trans.get_response_string());
             }
             const sc_time done = now + delay;
@@ -793,16 +789,17 @@ sc_time host_cpu::post_send(std::size_t i) {
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     trans.set_extension(&ext);
     sc_time delay = ps_time(m_send_overhead.ps);
+    // The NIC may report SEND_DONE before it returns: `o` is not valid after it (mark_done).
+    const std::uint32_t peer = o.peer;
     nic->b_transport(trans, delay);
     trans.clear_extension(&ext);
     if (trans.is_response_error()) {
         throw sim_error(path() + ": " + describe(i) +
-                        (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
+                        (allreduce ? std::string() : " to node " + std::to_string(peer)) +
                         " was refused by the NIC: " + trans.get_response_string());
     }
     return sc_core::sc_time_stamp() + delay;
 }
-
 
 void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     nic_msg_ext* ext = nullptr;

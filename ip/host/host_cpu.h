@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
+#include "platform/flat_queue.h"
 #include "platform/ip_module.h"
 #include "platform/workload_sink.h"
 #include "traces/traced_level.h"
@@ -249,18 +250,20 @@ private:
     std::size_t m_chunks_total = 0;
     std::size_t m_next_chunk = 0;
     std::size_t m_total = 0;  // ops in the whole stream
-    std::deque<slot> m_window;
-    std::deque<std::uint32_t> m_deps;
+    // Contiguous (flat_queue): a slot is one load away.  References into them do not survive
+    // a retire_chunks (mark_done) or a materialise.
+    flat_queue<slot> m_window;
+    flat_queue<std::uint32_t> m_deps;
     std::size_t m_deps_first = 0;
     // The window's op names, kept only when the timeline is on (spans are labelled with them).
     bool m_keep_names = false;
-    std::deque<std::string> m_names;
+    flat_queue<std::string> m_names;
     std::deque<chunk> m_chunks;
     std::size_t m_first = 0;
     std::size_t m_max_live = 0;
     // Per unit: its ops in the window not yet passed, the front one running or waiting to; how
     // many it has passed, and how many it has in the whole stream.
-    std::array<std::deque<std::size_t>, ops::k_op_units> m_unit_ops;
+    std::array<flat_queue<std::size_t>, ops::k_op_units> m_unit_ops;
     std::array<std::size_t, ops::k_op_units> m_unit_passed{};
     std::array<std::size_t, ops::k_op_units> m_unit_total{};
     // Per unit: the event it waits on, and the op it waits for (k_none: none, or its message).
