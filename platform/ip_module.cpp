@@ -2,6 +2,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "platform/ip_module.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace trainvp {
@@ -29,6 +30,16 @@ std::function<void()> guarded(sim_context* ctx, std::string who, std::function<v
             ctx->fail(e.what());
         } catch (const input_error& e) {
             ctx->fail(e.what());
+        } catch (const sc_core::sc_report& e) {
+            if (std::strcmp(e.get_msg_type(), sc_core::SC_ID_WAIT_NOT_ALLOWED_) == 0) {
+                // A method (an event-driven engine) called a target that waits.
+                ctx->fail(who +
+                          ": a block it called waits inside b_transport, but its engine is an "
+                          "event-driven method: targets must be loosely timed (annotate the "
+                          "delay instead of waiting; docs/adding-ip.md)");
+            } else {
+                ctx->fail("internal error in " + who + ": " + e.what());
+            }
         } catch (const std::exception& e) {
             ctx->fail("internal error in " + who + ": " + e.what());
         }

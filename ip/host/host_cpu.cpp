@@ -461,8 +461,8 @@ void host_cpu::span(const std::string& track_path, const std::string& name, cons
 void host_cpu::unit_step(op_unit u) {
     const std::size_t w = index_of(u);
     unit_run& r = m_units[w];
+    const sc_time now = sc_core::sc_time_stamp();  // a method's activation takes no time
     while (true) {
-        const sc_time now = sc_core::sc_time_stamp();
         switch (r.phase) {
             case unit_phase::NEXT: {
                 flat_queue<std::size_t>& list = m_unit_ops[w];

@@ -128,13 +128,13 @@ sc_core::sc_time basic_nic::put_on_wire(const packet_ext& frame, bool& delivered
 // time and sleeps until each one's first bit, keeping its place in m_tx (no thread stack to
 // switch to, which at scale is what a message costs most; docs/performance.md).
 void basic_nic::tx_step() {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();  // a method's activation takes no time
     while (true) {
         if (!m_tx.active) {
             if (m_tx_queue.empty()) {
                 next_trigger(m_tx_wake);
                 return;
             }
-            const sc_core::sc_time now = sc_core::sc_time_stamp();
             const sc_core::sc_time posted = m_tx_queue.front().posted;
             if (posted > now) {
                 next_trigger(posted - now);
@@ -148,7 +148,6 @@ void basic_nic::tx_step() {
             continue;
         }
         prepare_next();
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
         if (m_tx.eng.start > now) {
             next_trigger(m_tx.eng.start - now);
             return;

@@ -76,7 +76,25 @@ void leaky_stage::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+waiting_memory::waiting_memory(const sc_core::sc_module_name& n, const params& p)
+    : ip_module(n, p) {
+    p.apply(*this);
+    target.register_b_transport(this, &waiting_memory::b_transport);
+}
+
+void waiting_memory::declare(type_decl<waiting_memory>& d) {
+    d.describe("Test mem target that waits inside b_transport (not loosely timed).");
+    d.target("target", &waiting_memory::target, "mem", "requests");
+}
+
+void waiting_memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    wait(delay + sc_core::sc_time(1, sc_core::SC_NS));
+    delay = sc_core::SC_ZERO_TIME;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
 TRAINVP_REGISTER_IP(eth_endpoint, "test.eth_endpoint");
+TRAINVP_REGISTER_IP(waiting_memory, "test.waiting_memory");
 TRAINVP_REGISTER_IP(leaky_stage, "test.leaky_stage");
 TRAINVP_REGISTER_IP(eth_hub, "test.eth_hub");
 TRAINVP_REGISTER_IP(stuck_driver, "test.stuck_driver");

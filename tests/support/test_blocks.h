@@ -68,4 +68,17 @@ private:
     flow_tally m_flow;
 };
 
+// A "mem" target that is not loosely timed: it waits out each request's delay inside
+// b_transport, which the event-driven initiators (host.cpu's units, nic.basic's TX engine)
+// must refuse with a clear error instead of a crash.
+class waiting_memory : public ip_module {
+public:
+    tlm_utils::simple_target_socket<waiting_memory> target{"target"};
+    waiting_memory(const sc_core::sc_module_name& n, const params& p);
+    static void declare(type_decl<waiting_memory>& d);
+
+private:
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+};
+
 }  // namespace trainvp::test

@@ -72,6 +72,28 @@ components:
               "  worker (test.stuck_driver): 3 items waiting for an event nobody sends");
 }
 
+// host.cpu's units and nic.basic's TX engine are methods: a target they call that waits
+// (not loosely timed) fails the run with a message naming the block and the rule.
+TEST(simulation, a_target_that_waits_fails_the_run_clearly) {
+    auto sim = make_sim(R"(
+components:
+  host: {type: host.cpu}
+  mem: {type: test.waiting_memory}
+connections: [host.mem -> mem.target]
+workload:
+  ops:
+    host:
+      - {op: compute, flops: 1000, bytes: 4KiB}
+)");
+    sim->elaborate();
+    run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FAILED);
+    EXPECT_EQ(r.error,
+              "host: a block it called waits inside b_transport, but its engine is an "
+              "event-driven method: targets must be loosely timed (annotate the delay instead of "
+              "waiting; docs/adding-ip.md)");
+}
+
 TEST(simulation, max_time_stops_an_unfinished_run) {
     auto sim =
         make_sim(k_pair, {"simulation.max_time=1us", "gen.messages=100000", "gen.outstanding=1"});
