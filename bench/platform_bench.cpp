@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "platform/allocator_tuning.h"
 #include "platform/platform_loader.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
@@ -23,6 +24,7 @@ static const bool g_quiet_banner = [] {
 }();
 
 int sc_main(int argc, char* argv[]) {
+    trainvp::tune_allocator();  // as the trainvp command does
     if (argc < 3) {
         std::fprintf(stderr, "usage: platform_bench CONFIG.yaml STAT [--set K=V ...]\n");
         return 2;

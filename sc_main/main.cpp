@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include "platform/allocator_tuning.h"
 #include "platform/registry.h"
 #include "sc_main/trainvp_cli.h"
 
@@ -18,6 +19,7 @@ const bool g_quiet_banner = [] {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+    trainvp::tune_allocator();
     std::vector<std::string> args(argv + 1, argv + argc);
     trainvp::trainvp_cli cli(trainvp::registry::global(), std::cout, std::cerr);
     return cli.main(args);
