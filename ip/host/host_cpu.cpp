@@ -270,8 +270,14 @@ void host_cpu::materialise(std::vector<ops::op> list) {
         const std::size_t i = ch.begin + k;
         const ops::op& o = list[k];
         slot s;
-        s.dep_begin = m_deps_first + m_deps.size();
         s.dep_count = static_cast<std::uint32_t>(o.after.size());
+        const bool near = s.dep_count <= k_inline_deps;
+        if (near) {
+            s.near = {0, 0};
+        } else {
+            s.dep_begin = m_deps_first + m_deps.size();
+        }
+        std::uint32_t k_dep = 0;
         for (std::size_t d : o.after) {
             if (d >= i || d < previous) {
                 throw std::logic_error(
@@ -279,7 +285,12 @@ void host_cpu::materialise(std::vector<ops::op> list) {
                     (d >= i ? ", a later one" : ", before the previous chunk of its stream"));
             }
             if (d < ch.begin) s.refs_previous = true;
-            m_deps.push_back(static_cast<std::uint32_t>(i - d));
+            const auto distance = static_cast<std::uint32_t>(i - d);
+            if (near) {
+                s.near[k_dep++] = distance;
+            } else {
+                m_deps.push_back(distance);
+            }
         }
         if (s.refs_previous) ++ch.refs_not_done;
         s.kind = o.kind;

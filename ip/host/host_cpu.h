@@ -87,11 +87,16 @@ private:
     // holds ~6,000 of them per host (docs/performance.md).
     struct slot {
         // What it does.
-        double flops = 0.0;           // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
-        std::uint64_t bytes = 0;      // traffic, buffer, copy or message size
-        std::uint64_t address = 0;    // host address of the buffer
-        std::uint64_t delay_ps = 0;   // DELAY
-        std::uint64_t dep_begin = 0;  // its `after`: m_deps[dep_begin, + dep_count), as distances
+        double flops = 0.0;          // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
+        std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
+        std::uint64_t address = 0;   // host address of the buffer
+        std::uint64_t delay_ps = 0;  // DELAY
+        // Its `after`, as distances back: up to k_inline_deps in `near` (no second cache line
+        // to touch per op), more in m_deps[dep_begin, + dep_count).
+        union {
+            std::uint64_t dep_begin = 0;
+            std::array<std::uint32_t, 2> near;
+        };
         std::uint32_t dep_count = 0;
         std::uint32_t peer = 0;  // SEND: destination node id; RECV: source node id
         std::uint32_t tag = 0;
@@ -135,6 +140,7 @@ private:
         std::uint64_t msg_id = 0;  // at the source
     };
     static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+    static constexpr std::uint32_t k_inline_deps = 2;  // slot::near
 
     // Where a unit is in its front op (unit_step's state).
     enum class unit_phase {
@@ -210,7 +216,9 @@ private:
     const slot& op_at(std::size_t i) const { return m_window[i - m_first]; }
     // The k-th op of i's `after`.
     std::size_t dep(std::size_t i, std::uint32_t k) const {
-        return i - m_deps[op_at(i).dep_begin + k - m_deps_first];
+        const slot& s = op_at(i);
+        return i -
+               (s.dep_count <= k_inline_deps ? s.near[k] : m_deps[s.dep_begin + k - m_deps_first]);
     }
     std::string track(op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
