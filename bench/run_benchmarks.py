@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import re
 import platform
 import shutil
 import subprocess
@@ -63,6 +64,49 @@ def timed_bench(cmd, timeout=None):
     t0 = time.monotonic()
     r = json_line(run(cmd, timeout))
     return r, time.monotonic() - t0
+
+
+# Function-name patterns of the parts of a message's cost, in the order tried: the first that
+# matches a function claims its instructions.
+INSTRUCTION_PARTS = [
+    ("DMA (dma_channel)", ("dma_channel",)),
+    ("memory", ("ip::memory::", "trainvp::ip::memory", "simple_target_socket_tagged_b<trainvp::ip::memory")),
+    ("host.cpu", ("host_cpu",)),
+    ("nic.basic", ("basic_nic",)),
+    ("Ethernet link and switch", ("ethernet_",)),
+    ("time conversions (sc_time, rounding)", ("sc_time::", "sc_time_stamp", "lround", "transfer_time",
+                                              "time_for")),
+    ("SystemC/TLM kernel", ("sc_core::", "sc_cor", "qt_", "tlm::", "_Function_handler")),
+    ("allocation, std::map", ("malloc", "free", "_int_", "operator new", "operator delete",
+                              "_Rb_tree")),
+]
+
+
+def instruction_shares(out):
+    """Self cost per part of a callgrind output, as (part, share) pairs, largest first."""
+    if not shutil.which("callgrind_annotate") or not os.path.exists(out):
+        return []
+    text = run(["callgrind_annotate", "--threshold=100", "--auto=no", out])
+    totals, total = {}, 0
+    body = False
+    for line in text.splitlines():
+        if "file:function" in line:
+            body = True
+            continue
+        if not body or not line.strip():
+            continue
+        m = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)", line)
+        if not m:
+            continue
+        n = int(m.group(1).replace(",", ""))
+        fn = m.group(2)
+        part = next((name for name, pats in INSTRUCTION_PARTS if any(p in fn for p in pats)),
+                    "other")
+        totals[part] = totals.get(part, 0) + n
+        total += n
+    if total == 0:
+        return []
+    return sorted(((k, v / total) for k, v in totals.items()), key=lambda kv: -kv[1])
 
 
 def cpu_model():
@@ -221,6 +265,11 @@ def main():
         if len(pts) >= 2:
             rows.append(("fit: simulation instructions ~ (N x steps)^k",
                          f"k = {fit_exponent([p[0] for p in pts], [p[1] for p in pts]):.2f}"))
+        # Where the largest run's instructions go, by the function that executes them.
+        shares = instruction_shares(os.path.join(ring_dir, f"callgrind{ins[-1]}.out"))
+        if shares:
+            rows.append((f"N = {ins[-1]}: where they go (self cost)",
+                         "; ".join(f"{name} {share * 100:.0f} %" for name, share in shares)))
         sections.append(("Ring all-reduce of 64 MiB at message level, counted in instructions "
                          "(callgrind; the simulation only)",
                          "valgrind --tool=callgrind --toggle-collect='sc_core::sc_simcontext::"
