@@ -139,25 +139,43 @@ private:
             m_busy[next].start = s;
             return;
         }
-        m_busy.insert(m_busy.begin() + static_cast<std::ptrdiff_t>(next), interval{s, e});
+        insert_at(next, interval{s, e});
+    }
+
+    // Inserts before index `at`, moving the intervals on the shorter side: those before it into
+    // the dead prefix when there is room (a request made now goes in front of reservations
+    // made far ahead: a NIC's receive DMA behind its decompressor), else those after it.
+    void insert_at(std::size_t at, const interval& i) {
+        if (m_head > 0 && at - m_head < m_busy.size() - at) {
+            std::move(m_busy.begin() + static_cast<std::ptrdiff_t>(m_head),
+                      m_busy.begin() + static_cast<std::ptrdiff_t>(at),
+                      m_busy.begin() + static_cast<std::ptrdiff_t>(m_head - 1));
+            --m_head;
+            m_busy[at - 1] = i;
+        } else {
+            m_busy.insert(m_busy.begin() + static_cast<std::ptrdiff_t>(at), i);
+        }
     }
 
     // Intervals over before now can no longer matter: requests arrive at now or later.  The
     // live ones are [m_head, size()); the dead prefix is dropped in one go once it is half the
-    // vector, so a reservation costs O(1) amortised when made in time order and a search is
-    // O(log n) over the intervals still ahead.
+    // vector (but for k_front_room slots), so a reservation costs O(1) amortised when made in
+    // time order and a search is O(log n) over the intervals still ahead.
     void prune() {
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         while (m_head < m_busy.size() && m_busy[m_head].end <= now) ++m_head;
         if (m_head == m_busy.size()) {
             m_busy.clear();
             m_head = 0;
-        } else if (m_head >= 64 && m_head * 2 >= m_busy.size()) {
-            m_busy.erase(m_busy.begin(), m_busy.begin() + static_cast<std::ptrdiff_t>(m_head));
-            m_head = 0;
+        } else if (m_head >= 2 * k_front_room && m_head * 2 >= m_busy.size()) {
+            // Keep some room in front for insertions there.
+            m_busy.erase(m_busy.begin(),
+                         m_busy.begin() + static_cast<std::ptrdiff_t>(m_head - k_front_room));
+            m_head = k_front_room;
         }
     }
 
+    static constexpr std::size_t k_front_room = 64;
     std::vector<interval> m_busy;  // disjoint busy intervals in start order, live from m_head
     std::size_t m_head = 0;
 };

@@ -313,10 +313,15 @@ sc_core::sc_time pcie_link::send_by_time(direction& dir, const sc_core::sc_time&
     dir.last_ready = ready;
     dir.last_start = t;
     if (m_credits_can_bind) {
-        const auto at =
-            std::upper_bound(dir.holds.begin(), dir.holds.end(), t,
-                             [](const sc_time& x, const credit_hold& h) { return x < h.start; });
-        dir.holds.insert(at, credit_hold{t, end + m_lat + m_lat});
+        const credit_hold h{t, end + m_lat + m_lat};
+        if (dir.holds.empty() || t >= dir.holds.back().start) {
+            dir.holds.push_back(h);  // the usual case: TLPs started in time order
+        } else {
+            const auto at = std::upper_bound(
+                dir.holds.begin(), dir.holds.end(), t,
+                [](const sc_time& x, const credit_hold& c) { return x < c.start; });
+            dir.holds.insert(at, h);
+        }
     }
     return end;
 }
