@@ -10,7 +10,7 @@
 //
 // Message granularity: it agrees with packet level on these configs within 0.002 % (measured:
 // naive 635.344 ms at both, overlapped 341.626 vs 341.633 ms; test_granularity checks the
-// family) and runs 4-6x faster.  "Exposed all-reduce" = iteration time - forward - backward -
+// family) and runs 3-5x faster.  "Exposed all-reduce" = iteration time - forward - backward -
 // update on the iteration's critical path (the `iteration` block of stats.json).
 #include <gtest/gtest.h>
 
