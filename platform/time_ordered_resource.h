@@ -10,8 +10,9 @@
 // but the call sequence (determinism).
 #pragma once
 
-#include <iterator>
-#include <map>
+#include <algorithm>
+#include <cstddef>
+#include <vector>
 
 #include <systemc>
 
@@ -40,19 +41,20 @@ public:
             start = idle_from(arrival);
             t = start;
             sc_core::sc_time left = duration;
-            auto next = m_busy.upper_bound(t);
+            std::size_t next = first_after(t);
             while (true) {
-                if (next == m_busy.end() || next->first - t >= left) {
+                if (next == m_busy.size() || m_busy[next].start - t >= left) {
                     add(t, t + left);
                     t += left;
                     break;
                 }
                 // The gap up to `next` is too short: fill it and go on after `next`.
-                const sc_core::sc_time resume = next->second;
-                left -= next->first - t;
-                add(t, next->first);
+                const sc_core::sc_time gap_end = m_busy[next].start;
+                const sc_core::sc_time resume = m_busy[next].end;
+                left -= gap_end - t;
+                add(t, gap_end);
                 t = resume;
-                next = m_busy.upper_bound(t);
+                next = first_after(t);
             }
         }
         if (t > m_busy_until) m_busy_until = t;
@@ -66,9 +68,9 @@ public:
                                const sc_core::sc_time& duration) const {
         if (arrival >= m_busy_until) return arrival;
         sc_core::sc_time t = idle_from(arrival);
-        for (auto next = m_busy.upper_bound(t); next != m_busy.end() && next->first - t < duration;
-             ++next) {
-            t = next->second;
+        for (std::size_t next = first_after(t);
+             next != m_busy.size() && m_busy[next].start - t < duration; ++next) {
+            t = m_busy[next].end;
         }
         return t;
     }
@@ -87,55 +89,95 @@ public:
 
     // The first idle instant at or after `t`.
     sc_core::sc_time idle_from(const sc_core::sc_time& t) const {
-        auto it = m_busy.upper_bound(t);
-        if (it != m_busy.begin()) {
-            auto prev = std::prev(it);
-            if (prev->second > t) return prev->second;
-        }
+        const std::size_t it = first_after(t);
+        if (it != m_head && m_busy[it - 1].end > t) return m_busy[it - 1].end;
         return t;
     }
 
+    // Busy intervals kept (those that end after the last prune): for tests.
+    std::size_t intervals() const { return m_busy.size() - m_head; }
+
 private:
+    struct interval {
+        sc_core::sc_time start, end;
+    };
+
+    // Index of the first live interval that starts after `t` (size() if none): binary search.
+    std::size_t first_after(const sc_core::sc_time& t) const {
+        if (m_busy.size() == m_head || t >= m_busy.back().start) return m_busy.size();
+        const auto it = std::upper_bound(
+            m_busy.begin() + static_cast<std::ptrdiff_t>(m_head), m_busy.end(), t,
+            [](const sc_core::sc_time& x, const interval& i) { return x < i.start; });
+        return static_cast<std::size_t>(it - m_busy.begin());
+    }
+
     // Marks [s, e) busy, merging it with the busy intervals it touches (it overlaps none).
     void add(const sc_core::sc_time& s, const sc_core::sc_time& e) {
         if (e <= s) return;
         m_busy_flag.busy(s, e);
-        if (m_busy.empty() || s >= m_busy.rbegin()->second) {
+        if (m_busy.size() == m_head || s >= m_busy.back().end) {
             // After everything: extend the last interval or append one.
-            if (!m_busy.empty() && m_busy.rbegin()->second == s) {
-                m_busy.rbegin()->second = e;
+            if (m_busy.size() != m_head && m_busy.back().end == s) {
+                m_busy.back().end = e;
             } else {
-                m_busy.emplace_hint(m_busy.end(), s, e);
+                m_busy.push_back(interval{s, e});
             }
             return;
         }
-        auto next = m_busy.lower_bound(s);
-        const bool joins_next = next != m_busy.end() && next->first == e;
-        if (next != m_busy.begin()) {
-            auto prev = std::prev(next);
-            if (prev->second == s) {
-                prev->second = joins_next ? next->second : e;
-                if (joins_next) m_busy.erase(next);
-                return;
+        const std::size_t next = first_after(s);  // the first interval starting after s
+        const bool joins_next = next != m_busy.size() && m_busy[next].start == e;
+        if (next != m_head && m_busy[next - 1].end == s) {
+            if (joins_next) {
+                m_busy[next - 1].end = m_busy[next].end;
+                m_busy.erase(m_busy.begin() + static_cast<std::ptrdiff_t>(next));
+            } else {
+                m_busy[next - 1].end = e;
             }
+            return;
         }
         if (joins_next) {
-            // Re-key the node in place (no allocation).
-            auto node = m_busy.extract(next);
-            node.key() = s;
-            m_busy.insert(std::move(node));
+            m_busy[next].start = s;
             return;
         }
-        m_busy.emplace_hint(next, s, e);
+        insert_at(next, interval{s, e});
     }
 
-    // Intervals over before now can no longer matter: requests arrive at now or later.
+    // Inserts before index `at`, moving the intervals on the shorter side: those before it into
+    // the dead prefix when there is room (a request made now goes in front of reservations
+    // made far ahead: a NIC's receive DMA behind its decompressor), else those after it.
+    void insert_at(std::size_t at, const interval& i) {
+        if (m_head > 0 && at - m_head < m_busy.size() - at) {
+            std::move(m_busy.begin() + static_cast<std::ptrdiff_t>(m_head),
+                      m_busy.begin() + static_cast<std::ptrdiff_t>(at),
+                      m_busy.begin() + static_cast<std::ptrdiff_t>(m_head - 1));
+            --m_head;
+            m_busy[at - 1] = i;
+        } else {
+            m_busy.insert(m_busy.begin() + static_cast<std::ptrdiff_t>(at), i);
+        }
+    }
+
+    // Intervals over before now can no longer matter: requests arrive at now or later.  The
+    // live ones are [m_head, size()); the dead prefix is dropped in one go once it is half the
+    // vector (but for k_front_room slots), so a reservation costs O(1) amortised when made in
+    // time order and a search is O(log n) over the intervals still ahead.
     void prune() {
         const sc_core::sc_time now = sc_core::sc_time_stamp();
-        while (!m_busy.empty() && m_busy.begin()->second <= now) m_busy.erase(m_busy.begin());
+        while (m_head < m_busy.size() && m_busy[m_head].end <= now) ++m_head;
+        if (m_head == m_busy.size()) {
+            m_busy.clear();
+            m_head = 0;
+        } else if (m_head >= 2 * k_front_room && m_head * 2 >= m_busy.size()) {
+            // Keep some room in front for insertions there.
+            m_busy.erase(m_busy.begin(),
+                         m_busy.begin() + static_cast<std::ptrdiff_t>(m_head - k_front_room));
+            m_head = k_front_room;
+        }
     }
 
-    std::map<sc_core::sc_time, sc_core::sc_time> m_busy;  // disjoint busy intervals: start -> end
+    static constexpr std::size_t k_front_room = 64;
+    std::vector<interval> m_busy;  // disjoint busy intervals in start order, live from m_head
+    std::size_t m_head = 0;
 };
 
 }  // namespace trainvp

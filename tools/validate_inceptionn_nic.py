@@ -192,9 +192,13 @@ def main():
              "output) must expand all four workers' gradients, which takes longer than their "
              "compressed frames take on its 10 Gb/s link; both scale with the model size, not "
              "with its ratio. INC+C's "
-             "computation is larger than INC's: with shorter transfers the ring's gradient "
-             "sums are no longer hidden behind the next step's transfer and appear on the "
-             "critical path (the `sum` row of the breakdown).")
+             "computation equals INC's (the same sums and updates). Moved in issue 8, when "
+             "`service_order: time` became the default of pcie.link and memory: INC+C was "
+             "slower in call order (AlexNet 552.5 ms, 182.6 ms of communication and 370.0 ms of "
+             "computation on the critical path; HDC 4.1, ResNet-50 224.7, VGG-16 2563.8 ms), "
+             "because the NICs' receive DMA writes, reserved microseconds ahead behind the "
+             "decompression queue, held back the send DMA reads made meanwhile "
+             "(ip/pcie/README.md, \"Service order\"); the other configurations did not move.")
     L.append("")
     L.append("### Scaling (Fig. 15): gradient exchange time, 4 and 8 workers")
     L.append("")

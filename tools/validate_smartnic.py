@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""smartnic.md §V-B on the platform: Fig. 4a-style breakdown and Fig. 4b-style scaling.
+"""smartnic.md §III and §V-B on the platform: Fig. 2a (the software baseline's calibration
+point and its predictions), Fig. 4a-style breakdown and Fig. 4b-style scaling.
 
-Runs build/sc_main/trainvp on configs/papers/smartnic/{baseline,smartnic,smartnic_bfp}.yaml
-(6 nodes, 20-layer 2048x2048 MLP, batch 448 and 1792), then the same systems from 2 to 32
-nodes, reads each run's stats.json and timeline.json and writes the `smartnic` section of
-docs/validation.md with PNG plots in docs/validation/.  Every number is a prediction of the
-platform (the paper's results are masked); nothing is fitted.
+Runs build/sc_main/trainvp on configs/papers/smartnic/{baseline_naive,baseline,smartnic,
+smartnic_bfp}.yaml (6 nodes, 20-layer 2048x2048 MLP, batch 448 and 1792), then the same systems
+from 2 to 32 nodes, reads each run's stats.json and timeline.json and writes the `smartnic`
+section of docs/validation.md with PNG plots in docs/validation/.  One constant is fitted, on
+an unmasked number: the software ring's per-thread throughput, to Fig. 2a's naive 51 %
+(nodes.yaml); every other number is a prediction (the paper's §V results are masked).
 
     /usr/bin/python3 tools/validate_smartnic.py [--build build] [--jobs 2] [--nodes 2,4,8,16,32]
 """
@@ -28,13 +30,21 @@ SYSTEMS = [("baseline", "baseline (software ring, 100 GbE, 2 comm cores)"),
 BATCHES = [448, 1792]
 
 
+# Fig. 2a's runs besides the baseline: the naive implementation (the calibration point) and, to
+# show what the thread scaling assumption does, the overlapped baseline with the ring driven at
+# one thread's throughput (a software cost that does not grow with the comm cores).
+FIG2A_EXTRA = {"baseline_naive": ("baseline_naive", []),
+               "baseline_1thread": ("baseline", ["components.node.nic.efficiency=0.142"])}
+
+
 def run(build, system, batch, nodes, coarse, outdir):
-    cfg = os.path.join(ROOT, "configs", "papers", "smartnic", system + ".yaml")
+    cfg_name, extra = FIG2A_EXTRA.get(system, (system, []))
+    cfg = os.path.join(ROOT, "configs", "papers", "smartnic", cfg_name + ".yaml")
     out = os.path.join(outdir, "%s_b%d_n%d" % (system, batch, nodes))
     sets = ["workload.training.batch=%d" % batch,
             "components.node.count=%d" % nodes,
-            "components.switch.ports=%d" % nodes]
-    if system != "baseline":
+            "components.switch.ports=%d" % nodes] + extra
+    if not system.startswith("baseline"):
         sets.append("components.node.fpga.ring_size=%d" % nodes)
         if coarse:
             # Scaling runs: 64 KiB pieces (8x the default) with 8x the FIFOs, so the same
@@ -105,6 +115,7 @@ def main():
             for n in (base_nodes if system == "baseline" else nodes):
                 if n != 6:
                     jobs.append((system, batch, n, args.coarse))
+    jobs += [("baseline_naive", 1792, 6, False), ("baseline_1thread", 1792, 6, False)]
     res = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(run, args.build, s, b, n, c, outdir) for s, b, n, c in jobs]
@@ -122,9 +133,61 @@ def main():
     os.makedirs(figdir, exist_ok=True)
     lines = ["Regenerate: `/usr/bin/python3 tools/validate_smartnic.py` (needs a build; ~%d runs)."
              % len(jobs), "",
-             "smartnic.md §V-B, on configs/papers/smartnic/ (sources of every param in "
-             "`nodes.yaml`). **Predictions, reported as computed**: the paper's gains are masked "
-             "and nothing here is fitted to them. Times of node[0] (all nodes are alike).", ""]
+             "smartnic.md §III and §V-B, on configs/papers/smartnic/ (sources of every param in "
+             "`nodes.yaml`). Times of node[0] (all nodes are alike). Exposed all-reduce = "
+             "iteration time - forward - backward - update on the compute cores (timeline).", ""]
+    nv, ov, o1 = (res[("baseline_naive", 1792, 6)], res[("baseline", 1792, 6)],
+                  res[("baseline_1thread", 1792, 6)])
+    lines += ["### Fig. 2a: the software baseline, 6 nodes, batch 1792 (ms per iteration)", "",
+              "**One constant is fitted**, on §III's unmasked naive figure: the throughput of "
+              "one thread driving the MPI ring, nic.basic `efficiency` 0.142 (14.2 Gb/s), so "
+              "that the naive implementation's exposed all-reduce is 51 % of its iteration "
+              "(configs/papers/smartnic/nodes.yaml shows the arithmetic). Assumed, not fitted: "
+              "the throughput grows with the threads driving the ring, 1 in the naive "
+              "implementation (§III: \"one thread triggers an asynchronous all-reduce\"), the "
+              "2 comm cores in the overlapped one (0.284). The overlapped figures are then "
+              "predictions.", "",
+              "| implementation | forward | backward | exposed all-reduce | update | total |",
+              "|---|---|---|---|---|---|"]
+    for label, r in (("naive (after backward, 28 cores, 1 thread drives the ring; "
+                      "baseline_naive.yaml)", nv),
+                     ("overlapped (2 comm cores, layer-wise; baseline.yaml)", ov),
+                     ("overlapped, ring at 1 thread's throughput (thread-independent cost)", o1)):
+        lines.append("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+            label, r["forward"], r["backward"], r["exposed"], r["update"], r["total"]))
+    lines += ["", "| Fig. 2a figure | paper (§III) | platform | thread-independent cost | kind |",
+              "|---|---|---|---|---|",
+              "| naive: exposed all-reduce / iteration | 51 %% | %.1f %% | (same) | fitted |"
+              % (100 * nv["exposed"] / nv["total"]),
+              "| overlapped: exposed all-reduce, naive / overlapped | 50x | %.0fx | %.1fx | "
+              "prediction |" % (nv["exposed"] / ov["exposed"], nv["exposed"] / o1["exposed"]),
+              "| overlapped: total time, naive / overlapped | 1.85x | %.3fx | %.3fx | prediction |"
+              % (nv["total"] / ov["total"], nv["total"] / o1["total"]),
+              "| overlapped: backward pass | +11 %% | +%.1f %% | +%.1f %% | prediction (the "
+              "core split, 28/26) |" % (100 * (ov["backward"] / nv["backward"] - 1),
+                                        100 * (o1["backward"] / nv["backward"] - 1)), "",
+              "The total and the exposed all-reduce follow from the calibration and the core "
+              "split. The 50x is the least certain figure: the overlapped exposed time is ~2 % "
+              "of the iteration (the last layer's exchange and the update's tail), and the "
+              "critical-path definition of tests/validation/test_smartnic_fig2a.cpp gives 39x. "
+              "The backward slow-down is host.cpu's core split alone (28/26 = +7.7 %); the "
+              "paper's remaining ~3 points (the comm threads' memory and cache pressure on the "
+              "compute cores) are not modelled. A software cost that does not grow with the "
+              "threads (last column) cannot hide the ring behind the backward pass: it "
+              "contradicts Fig. 2a, which is why the throughput is taken per thread.", ""]
+    lines += ["Fig. 4a-style breakdowns and Fig. 4b-style scaling below: **predictions, "
+              "reported as computed** (§V's gains are masked and nothing is fitted to them).",
+              "",
+              "What moved in issue 8: the baseline. Before, pcie.link and memory served "
+              "requests in call order, and the NICs' receive DMA writes reserved microseconds "
+              "ahead held back the send DMA reads (ip/pcie/README.md, \"Service order\"): that "
+              "artefact, not the software, made the baseline slow (145.26 ms at batch 448, "
+              "0.999x the smart NIC; without it and uncalibrated 103.0 ms, faster than the smart "
+              "NIC, the opposite of Fig. 4a). Now requests are served in arrival order and the "
+              "software ring's throughput is calibrated on Fig. 2a (above); the smart NIC's "
+              "rows did not move. Fig. 4a's direction (the smart NIC reduces the iteration "
+              "time) is checked by tests/validation/test_smartnic_fig2a.cpp at both batches.",
+              ""]
     for b in BATCHES:
         lines += ["### Fig. 4a-style breakdown, 6 nodes, batch %d (ms per iteration)" % b, "",
                   "| system | forward | backward | exposed all-reduce | update | total | vs baseline |",

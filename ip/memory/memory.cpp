@@ -24,15 +24,17 @@ void memory::declare(type_decl<memory>& d) {
             "Target sockets (one per initiator: CPU, PCIe links); they share the data channel")
         .range("1", "64");
     d.choice("service_order", &memory::m_order, {{"call", order::CALL}, {"time", order::TIME}},
-             "call",
-             "Order in which the data channel serves requests. call: in the order they are made "
-             "(FIFO behind every earlier reservation, the loosely-timed approximation; a request "
-             "arriving now waits behind one reserved for later). time: in arrival-time order, "
-             "each request taking the idle time at and after its arrival around earlier "
+             "time",
+             "Order in which the data channel serves requests. time (default): in arrival-time "
+             "order, each request taking the idle time at and after its arrival around earlier "
              "reservations, split over idle gaps if need be (platform/time_ordered_resource.h), "
              "as a DRAM controller serves the requests that have reached it (JEDEC JESD79-4 "
-             "has no notion of requests not yet issued). Equal when requests are made in time "
-             "order; see ip/pcie/README.md, 'Service order'");
+             "has no notion of requests not yet issued). call: in the order they are made (FIFO "
+             "behind every earlier reservation; a request arriving now waits behind one "
+             "reserved for later), a loosely-timed artefact (issue 8). Equal when requests are "
+             "made in time order; the smart-NIC baseline's software costs are calibrated with "
+             "time order (configs/papers/smartnic/nodes.yaml); see ip/pcie/README.md, 'Service "
+             "order'");
     d.target("target", &memory::target, "mem", "Read and write requests, one socket per initiator");
     d.stat("reads", &memory::m_reads, "1", "Read requests served");
     d.stat("writes", &memory::m_writes, "1", "Write requests served");

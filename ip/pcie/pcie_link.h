@@ -77,7 +77,7 @@ private:
     units::duration m_latency;
     std::uint64_t m_credits = 0;
     enum class order { CALL, TIME };
-    order m_order = order::CALL;
+    order m_order = order::TIME;     // declare()'s default
     bool m_credits_can_bind = true;  // time order: whether credits may ever bind
 
     double m_rate = 0.0;  // bytes/s after encoding

@@ -112,58 +112,6 @@ TEST_P(paper, message_level_is_within_3_percent_of_packet_level) {
     EXPECT_NEAR(sim_time(m) / sim_time(p), 1.0, 0.03)
         << "packet " << sim_time(p) << " ps, message " << sim_time(m) << " ps";
     EXPECT_EQ(m["run"]["audit_violations"], 0);
-    for (auto& [path, b] : p["blocks"].items()) {
-        if (!b["stats"].contains("tx_frames")) continue;
-        EXPECT_EQ(stat(m, path, "tx_frames"), stat(p, path, "tx_frames")) << path;
-    }
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    families, paper,
-    ::testing::Values(
-        // INCEPTIONN (inceptionn.md §VII): the ring (INC) and the worker-aggregator (WA) on
-        // 10 GbE; HDC, the smallest model (a run takes < 0.1 s).
-        paper_config{"inc_hdc", "inceptionn/inc_hdc", ""},
-        paper_config{"wa_hdc", "inceptionn/wa_hdc", ""},
-        // The compression NIC (timing mode, Table III histogram draws).
-        paper_config{"wa_c_hdc", "inceptionn/wa_c_hdc", ""},
-        // smartnic.md: the FPGA ring moves its own pieces (fpga.allreduce's `segment` is its
-        // granularity knob; the network path times them as at packet level), so message level
-        // changes nothing there.  2 of the MLP's 20 layers keep the run short (ASan CI).
-        paper_config{"smartnic_fpga", "smartnic/smartnic",
-                     "--set workload.training.model_parameters.layers=2"},
-        // paleo.md: one node, no network: trivially equal.
-        paper_config{"paleo", "paleo/titanx_alexnet", ""}),
-    [](const auto& i) { return std::string(i.param.name); });
-
-// service_order: time on the NICs' PCIe links and the host memories (ip/pcie/README.md, "Service
-// order").  With the default call order, a ring node's NIC reserves each received frame's DMA
-// write on PCIe and memory for when the frame will have been processed -- microseconds ahead,
-// behind the decompression queue -- and the TX prefetch reads made meanwhile queue behind those
-// reservations (and behind their flow-control credits) although the link is idle; with 8 frames
-// of prefetch that bounds the packet-level ring (measured: TX fetch latency 4.7 us instead of
-// ~1 us in inc_c_hdc, 12.8 us in the 100 GbE baseline).  Message level makes no per-frame
-// reservations, so it differs there by -12 % (inc_c_hdc), -19 % (inc_c_alexnet), -32 %
-// (baseline, 2 layers).  Served in arrival order, packet level loses that artefact and both
-// levels agree within 0.1 %.
-struct time_order_config {
-    const char* name;
-    const char* config;  // under configs/papers/
-    const char* sets;    // --set overrides: time order, and what keeps the run short
-};
-
-class paper_time_order : public ::testing::TestWithParam<time_order_config> {};
-
-// Tolerance 3 %, issue 8's bound (as above); measured 0.002 % (inc_c_hdc), 0.001 %
-// (alexnet, shortened), 0.05 % (baseline).
-TEST_P(paper_time_order, message_level_is_within_3_percent_of_packet_level) {
-    const time_order_config c = GetParam();
-    const std::string cfg = std::string("configs/papers/") + c.config + ".yaml";
-    const auto p = run(std::string("to_") + c.name, cfg, "packet", c.sets);
-    const auto m = run(std::string("to_") + c.name, cfg, "message", c.sets);
-    EXPECT_NEAR(sim_time(m) / sim_time(p), 1.0, 0.03)
-        << "packet " << sim_time(p) << " ps, message " << sim_time(m) << " ps";
-    EXPECT_EQ(m["run"]["audit_violations"], 0);
     EXPECT_EQ(p["run"]["audit_violations"], 0);
     for (auto& [path, b] : p["blocks"].items()) {
         if (!b["stats"].contains("tx_frames")) continue;
@@ -171,39 +119,69 @@ TEST_P(paper_time_order, message_level_is_within_3_percent_of_packet_level) {
     }
 }
 
-#define TRAINVP_INCEPTIONN_TIME_ORDER                                                 \
-    "--set 'node[*].pcie.service_order=time' --set 'node[*].mem.service_order=time' " \
-    "--set 'node[*].gpu_pcie.service_order=time'"
-
+// pcie.link and memory serve requests in arrival-time order (`service_order: time`, the
+// default; ip/pcie/README.md, "Service order").  In call order (the old default) a ring node's
+// NIC reserved each received frame's DMA write on PCIe and memory for when the frame would
+// have been processed -- microseconds ahead, behind the decompression queue -- and the TX
+// prefetch reads made meanwhile queued behind those reservations although the link was idle:
+// packet level was then -12 % (inc_c_hdc), -19 % (inc_c_alexnet), -29 % (smart-NIC baseline)
+// off message level, which makes no per-frame reservations (`call_order` below keeps that
+// covered).  Tolerance 3 %, issue 8's bound (a message-level run predicts what the
+// packet-level one would within the papers' own measurement spread, a few per cent); measured
+// 0.002 % (inc_c_hdc), 0.001 % (alexnet, shortened), 0.05 % (baseline, 2 layers).
 INSTANTIATE_TEST_SUITE_P(
-    families, paper_time_order,
+    families, paper,
     ::testing::Values(
-        // INCEPTIONN INC+C and WA+C (compression NICs, timing mode).
-        time_order_config{"inc_c_hdc", "inceptionn/inc_c_hdc", TRAINVP_INCEPTIONN_TIME_ORDER},
-        time_order_config{"wa_c_hdc", "inceptionn/wa_c_hdc", TRAINVP_INCEPTIONN_TIME_ORDER},
+        // INCEPTIONN (inceptionn.md §VII): the ring (INC) and the worker-aggregator (WA) on
+        // 10 GbE; HDC, the smallest model (a run takes < 0.1 s).
+        paper_config{"inc_hdc", "inceptionn/inc_hdc", ""},
+        paper_config{"wa_hdc", "inceptionn/wa_hdc", ""},
+        // The compression NIC (timing mode, Table III histogram draws): WA+C and INC+C.
+        paper_config{"wa_c_hdc", "inceptionn/wa_c_hdc", ""},
+        paper_config{"inc_c_hdc", "inceptionn/inc_c_hdc", ""},
         // INC+C with AlexNet's Table III histogram, shortened for the ASan CI: the gradient of
         // an HDC with 1500-wide hidden layers (8.0 M values) instead of AlexNet's 61 M, so each
         // ring message is 2.7 k frames instead of 42 k.  The decompression engine is slower
-        // than the compression engine on these sizes, so the RX queue (and with call order
-        // the reservations made ahead) grows along each message: -5.1 % at call order here.
-        time_order_config{"inc_c_alexnet", "inceptionn/inc_c_alexnet",
-                          TRAINVP_INCEPTIONN_TIME_ORDER
-                          " --set workload.training.model=hdc"
-                          " --set workload.training.model_parameters.hidden=1500"},
-        // smartnic.md §III's baseline: the software ring on 100 GbE NICs over PCIe Gen3 x16;
-        // 2 of the MLP's 20 layers.
-        time_order_config{"smartnic_baseline", "smartnic/baseline",
-                          "--set 'node[*].pcie.service_order=time' "
-                          "--set 'node[*].mem.service_order=time' "
-                          "--set 'node[*].dma_mem.service_order=time' "
-                          "--set workload.training.model_parameters.layers=2"}),
+        // than the compression engine on these sizes, so the RX queue (and in call order the
+        // reservations made ahead) grows along each message: -5.1 % in call order here.
+        paper_config{"inc_c_alexnet", "inceptionn/inc_c_alexnet",
+                     "--set workload.training.model=hdc"
+                     " --set workload.training.model_parameters.hidden=1500"},
+        // smartnic.md: the FPGA ring moves its own pieces (fpga.allreduce's `segment` is its
+        // granularity knob; the network path times them as at packet level), so message level
+        // changes nothing there.  2 of the MLP's 20 layers keep the run short (ASan CI).
+        paper_config{"smartnic_fpga", "smartnic/smartnic",
+                     "--set workload.training.model_parameters.layers=2"},
+        // smartnic.md §III's baseline: the software ring on 100 GbE NICs over PCIe Gen3 x16,
+        // overlapped (2 comm cores) and naive (after backward, batch 1792); 2 of 20 layers.
+        paper_config{"smartnic_baseline", "smartnic/baseline",
+                     "--set workload.training.model_parameters.layers=2"},
+        paper_config{"smartnic_baseline_naive", "smartnic/baseline_naive",
+                     "--set workload.training.model_parameters.layers=2"},
+        // paleo.md: one node, no network: trivially equal.
+        paper_config{"paleo", "paleo/titanx_alexnet", ""}),
     [](const auto& i) { return std::string(i.param.name); });
 
-#undef TRAINVP_INCEPTIONN_TIME_ORDER
+// `service_order: call` stays an option: in call order the packet-level INC+C ring is bound by
+// the reservations made ahead (above), so it is slower than in time order, which message level
+// matches.  Measured 4.060 vs 3.589 ms (+13 %); asserted > 5 % so that the option is seen to
+// act, and message level's time is the same in both orders (it makes no reservations ahead).
+TEST(call_order, packet_level_inc_c_ring_is_bound_by_reservations_made_ahead) {
+    const std::string cfg = "configs/papers/inceptionn/inc_c_hdc.yaml";
+    const std::string call =
+        "--set 'node[*].pcie.service_order=call' --set 'node[*].mem.service_order=call' "
+        "--set 'node[*].gpu_pcie.service_order=call'";
+    const auto p_call = run("co_inc_c_hdc_call", cfg, "packet", call);
+    const auto p_time = run("co_inc_c_hdc_time", cfg, "packet");
+    const auto m_call = run("co_inc_c_hdc_call", cfg, "message", call);
+    EXPECT_GT(sim_time(p_call), 1.05 * sim_time(p_time));
+    EXPECT_NEAR(sim_time(m_call) / sim_time(p_time), 1.0, 0.03);
+    EXPECT_EQ(p_call["run"]["audit_violations"], 0);
+}
 
 // The compression NIC draws each frame's compressed size from its seeded stream one by one at
 // both levels, so the bytes on the wire are identical, frame for frame in total.  (The run's
-// time is compared above, with service_order: time.)
+// time is compared above.)
 TEST(granularity, compressed_bytes_are_the_same_at_both_levels) {
     const std::string cfg = "configs/papers/inceptionn/inc_c_hdc.yaml";
     const auto p = run("inc_c_hdc", cfg, "packet");
