@@ -37,6 +37,13 @@ public:
             start = arrival;
             t = arrival + duration;
             add(start, t);
+        } else if (m_busy.size() != m_head && m_busy.back().start <= arrival) {
+            // Inside the last busy interval (a burst queued behind the one before it): no gap
+            // after `arrival`, so it extends that interval.
+            start = m_busy.back().end;
+            t = start + duration;
+            m_busy_flag.busy(start, t);
+            m_busy.back().end = t;
         } else {
             start = idle_from(arrival);
             t = start;
