@@ -71,6 +71,7 @@ def timed_bench(cmd, timeout=None):
 INSTRUCTION_PARTS = [
     ("DMA (dma_channel)", ("dma_channel",)),
     ("memory", ("ip::memory::", "trainvp::ip::memory", "simple_target_socket_tagged_b<trainvp::ip::memory")),
+    ("time-ordered reservations (memory, PCIe)", ("time_ordered_resource", "resource_usage")),
     ("host.cpu", ("host_cpu",)),
     ("nic.basic", ("basic_nic",)),
     ("Ethernet link and switch", ("ethernet_",)),
@@ -99,7 +100,9 @@ def instruction_shares(out):
         if not m:
             continue
         n = int(m.group(1).replace(",", ""))
-        fn = m.group(2)
+        # "file:qualified::name(arguments) [library]": match the name only (argument types
+        # such as sc_core::sc_time would claim every function for the kernel).
+        fn = m.group(2).split(":", 1)[-1].split("(", 1)[0]
         part = next((name for name, pats in INSTRUCTION_PARTS if any(p in fn for p in pats)),
                     "other")
         totals[part] = totals.get(part, 0) + n

@@ -87,7 +87,7 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
     const sc_core::sc_time xfer = m_xfer_time[e];
     sc_core::sc_time start, end;
     if (m_order == order::TIME) {
-        const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer);
+        const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer, now);
         start = s.start;
         end = s.end;
     } else {
