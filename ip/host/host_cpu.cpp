@@ -740,6 +740,15 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u) {
     return true;
 }
 
+tlm::tlm_generic_payload& host_cpu::command(op_unit u) {
+    tlm::tlm_generic_payload& trans = m_streams[index_of(u)].trans;  // this unit's
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(0);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    return trans;
+}
+
 sc_time host_cpu::post_accel(std::size_t i) {
     const slot& o = op_at(i);
     accel_op_ext ext;
@@ -757,11 +766,7 @@ sc_time host_cpu::post_accel(std::size_t i) {
     ext.flops = o.flops;
     ext.bytes = o.bytes;
     ext.host_addr = o.address;
-    tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
-    trans.set_command(tlm::TLM_WRITE_COMMAND);
-    trans.set_data_ptr(nullptr);
-    trans.set_data_length(0);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm::tlm_generic_payload& trans = command(o.unit);
     trans.set_extension(&ext);
     sc_time delay = sc_core::SC_ZERO_TIME;
     accel->b_transport(trans, delay);
@@ -793,11 +798,7 @@ sc_time host_cpu::post_send(std::size_t i) {
         // Functional: the range as it stands now (the op waited for its last writer).
         ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
     }
-    tlm::tlm_generic_payload& trans = m_streams[index_of(o.unit)].trans;  // this unit's
-    trans.set_command(tlm::TLM_WRITE_COMMAND);
-    trans.set_data_ptr(nullptr);
-    trans.set_data_length(0);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm::tlm_generic_payload& trans = command(o.unit);
     trans.set_extension(&ext);
     sc_time delay = ps_time(m_send_overhead.ps);
     // The NIC may report SEND_DONE before it returns: `o` is not valid after it (mark_done).

@@ -181,6 +181,9 @@ private:
     // false when it sleeps until a chunk's issue time (within a quantum of the time of
     // issue), true when all is issued (r.last: when the last chunk is done).
     bool memory_traffic(unit_run& r, op_unit u);
+    // Unit u's payload, set up for a command (its extension to be attached) to the NIC or the
+    // accelerator.
+    tlm::tlm_generic_payload& command(op_unit u);
     // Hand op i to the accelerator or the NIC; return when the unit is free again.
     sc_core::sc_time post_accel(std::size_t i);
     sc_core::sc_time post_send(std::size_t i);
