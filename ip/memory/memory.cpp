@@ -75,16 +75,17 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    // Requests mostly come in a few sizes (DMA bursts, memory chunks): the last two sizes'
-    // times are kept.
-    std::size_t e = len == m_xfer_len[0] ? 0 : len == m_xfer_len[1] ? 1 : 2;
-    if (e == 2) {
-        e = m_xfer_next;
-        m_xfer_next ^= 1;
-        m_xfer_len[e] = len;
-        m_xfer_time[e] = ps_time(m_bandwidth.transfer_time(len).ps);
+    // Requests mostly come in a few sizes (DMA bursts, memory chunks): their times are kept,
+    // the entry picked by a hash of the size (mixed, so that powers of two spread).
+    std::uint64_t h = len ^ (len >> 33);
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    xfer_entry& e = m_xfer[h & (m_xfer.size() - 1)];
+    if (e.len != len) {
+        e.len = len;
+        e.time = ps_time(m_bandwidth.transfer_time(len).ps);
     }
-    const sc_core::sc_time xfer = m_xfer_time[e];
+    const sc_core::sc_time xfer = e.time;
     sc_core::sc_time start, end;
     if (m_order == order::TIME) {
         const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer, now);

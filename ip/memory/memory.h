@@ -30,11 +30,16 @@ private:
     units::bandwidth m_bandwidth;
     units::duration m_latency;
     sc_core::sc_time m_latency_time;  // m_latency
-    // The transfer times of the last two request sizes (a DMA's bursts and its bulk transfers,
-    // a host's chunks): computing one costs a division and a rounding per request otherwise.
-    std::array<std::uint64_t, 2> m_xfer_len{~std::uint64_t{0}, ~std::uint64_t{0}};
-    std::array<sc_core::sc_time, 2> m_xfer_time{};
-    std::size_t m_xfer_next = 0;  // the entry a new size replaces
+    // The transfer times of request sizes seen (a DMA's full and last bursts, its bulk
+    // transfers, a host's chunks: a handful of sizes that recur), in a small direct-mapped
+    // table: computing one costs a division, a rounding and a library call per request
+    // otherwise.
+    static constexpr std::size_t k_xfer_bits = 6;
+    struct xfer_entry {
+        std::uint64_t len = ~std::uint64_t{0};
+        sc_core::sc_time time;
+    };
+    std::array<xfer_entry, std::size_t{1} << k_xfer_bits> m_xfer{};
     units::data_size m_size;
     std::uint64_t m_ports = 1;
     enum class order { CALL, TIME };
