@@ -30,7 +30,8 @@ struct reference {
         if (it != busy.begin() && std::prev(it)->second > t) return std::prev(it)->second;
         return t;
     }
-    void add(const sc_time& s, const sc_time& e) {
+    // By value: a caller may pass a node's own fields, and the merges below erase nodes.
+    void add(const sc_time s, const sc_time e) {
         if (e <= s) return;
         auto it = busy.emplace(s, e).first;
         if (it != busy.begin() && std::prev(it)->second == s) {
