@@ -97,7 +97,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--nodes", default="2,4,8,16,32")
-    ap.add_argument("--baseline-nodes", default="2,4,8,16",
+    ap.add_argument("--baseline-nodes", default="2,4,8,16,32",
                     help="node counts simulated for the baseline (its runs are frame-level)")
     ap.add_argument("--coarse", action="store_true",
                     help="64 KiB card pieces for N != 6 (faster; loses throughput at small N: "
