@@ -510,10 +510,10 @@ void host_cpu::unit_step(op_unit u) {
                 break;
             }
             case unit_phase::START:
-                start_op(r, u);
+                start_op(r, u, now);
                 break;
             case unit_phase::MEMORY:
-                if (!memory_traffic(r, u)) return;
+                if (!memory_traffic(r, u, now)) return;
                 r.end = r.last + compute_time(op_at(r.op).flops, u);
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
@@ -558,10 +558,9 @@ void host_cpu::unit_step(op_unit u) {
     }
 }
 
-void host_cpu::start_op(unit_run& r, op_unit u) {
+void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
     const std::size_t i = r.op;
     slot& o = op_at(i);
-    const sc_time now = sc_core::sc_time_stamp();
     o.state = op_state::RUNNING;
     o.started = now;
     r.start = now;
@@ -674,7 +673,7 @@ sc_time host_cpu::compute_time(double flops, op_unit u) const {
     return ps_time(rate.time_for(flops).ps);
 }
 
-bool host_cpu::memory_traffic(unit_run& r, op_unit u) {
+bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
     const slot& o = op_at(r.op);
     const std::uint32_t passes = o.read_passes + o.write_passes;
     if (o.bytes == 0 || passes == 0) return true;
@@ -707,7 +706,6 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u) {
                 r.issued += len;  // bytes, over all passes, for stream_bandwidth's pacing
                 // Stay within a quantum of the issue time so that other initiators of the same
                 // memory (DMA engines) reserve it in roughly time order.
-                const sc_time now = sc_core::sc_time_stamp();
                 if (r.issue > now && r.issue - now >= quantum) {
                     r.issue_due = true;
                     next_trigger(r.issue - now);
@@ -723,7 +721,6 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u) {
             trans.set_byte_enable_ptr(nullptr);
             trans.set_dmi_allowed(false);
             trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-            const sc_time now = sc_core::sc_time_stamp();
             sc_time delay = r.issue - now;
             mem->b_transport(trans, delay);
             if (trans.is_response_error()) {

@@ -167,7 +167,8 @@ private:
     };
     // One method per unit: runs its ops in list order, sleeping where a thread would wait.
     void unit_step(op_unit u);
-    void start_op(unit_run& r, op_unit u);
+    // `now`: the activation's time (a method's activation takes no time).
+    void start_op(unit_run& r, op_unit u, const sc_core::sc_time& now);
     // The op's statistics and completion once its unit is free (a send only frees the unit).
     void finish_op(const unit_run& r, op_unit u);
     void finish_when_done();
@@ -180,7 +181,7 @@ private:
     // Issues the memory traffic of r's op from r.start, continuing where it left off; returns
     // false when it sleeps until a chunk's issue time (within a quantum of the time of
     // issue), true when all is issued (r.last: when the last chunk is done).
-    bool memory_traffic(unit_run& r, op_unit u);
+    bool memory_traffic(unit_run& r, op_unit u, const sc_core::sc_time& now);
     // Unit u's payload, set up for a command (its extension to be attached) to the NIC or the
     // accelerator.
     tlm::tlm_generic_payload& command(op_unit u);
