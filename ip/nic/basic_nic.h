@@ -230,7 +230,10 @@ void basic_nic::declare_common(type_decl<T>& d) {
         .range("1Mb/s", "400Gb/s");
     d.param("efficiency", &basic_nic::m_efficiency, "1",
             "Sustained fraction of line rate the NIC engine reaches (inceptionn.md §VII-C: the "
-            "VC709 reference design reached ~2.1 of 10 Gb/s, i.e. 0.21; the X540 ~1)")
+            "VC709 reference design reached ~2.1 of 10 Gb/s, i.e. 0.21; the X540 ~1). Also "
+            "stands in for a software stack that cannot feed the NIC faster: the smart-NIC "
+            "paper's MPI/TCP ring, 0.142 of 100 Gb/s per driving thread, fitted on smartnic.md "
+            "§III Fig. 2a (configs/papers/smartnic/nodes.yaml)")
         .range("0.001", "1");
     d.param("mtu", &basic_nic::m_mtu, "1500B", "IP MTU (IEEE 802.3 standard frame)")
         .range("576B", "9216B");
