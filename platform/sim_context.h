@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "platform/param_decl.h"
+#include "platform/sim_time.h"
 #include "traces/timeline.h"
 
 namespace trainvp {
@@ -43,7 +44,7 @@ public:
     const timeline& spans() const { return m_timeline; }
 
     // Blocks call this whenever work moves (a transaction completes, a packet leaves).
-    void progress() { progress_until(sc_core::sc_time_stamp()); }
+    void progress() { progress_until(sim_now()); }
     // Loosely-timed blocks know work will complete at a future time (a reservation that ends
     // at t); until then the platform is not stalled.
     void progress_until(const sc_core::sc_time& t) {

@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include "platform/resource_usage.h"
+#include "platform/sim_time.h"
 
 namespace trainvp {
 
@@ -30,7 +31,7 @@ public:
     // Serves `duration` in the idle time at and after `arrival` (>= the current simulated
     // time); returns when the service starts and when it ends.
     slot reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration) {
-        return reserve(arrival, duration, sc_core::sc_time_stamp());
+        return reserve(arrival, duration, sim_now());
     }
     // The same for a caller that has the current simulated time `now` at hand (asking the
     // kernel for it per request is a tenth of a DMA burst's cost at scale).
@@ -174,7 +175,7 @@ private:
     // live ones are [m_head, size()); the dead prefix is dropped in one go once it is half the
     // vector (but for k_front_room slots), so a reservation costs O(1) amortised when made in
     // time order and a search is O(log n) over the intervals still ahead.
-    void prune() { prune(sc_core::sc_time_stamp()); }
+    void prune() { prune(sim_now()); }
     void prune(const sc_core::sc_time& now) {
         while (m_head < m_busy.size() && m_busy[m_head].end <= now) ++m_head;
         if (m_head == m_busy.size()) {

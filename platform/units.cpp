@@ -215,15 +215,9 @@ duration frequency::period() const {
     return duration{static_cast<std::uint64_t>(std::llround(1e12 / hz))};
 }
 
-duration bandwidth::transfer_time(std::uint64_t bytes) const {
-    if (bytes_per_s <= 0.0) return duration{0};
-    return duration{
-        static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * 1e12 / bytes_per_s))};
-}
-
 duration compute_rate::time_for(double flops) const {
     if (flops_per_s <= 0.0) return duration{0};
-    return duration{static_cast<std::uint64_t>(std::llround(flops * 1e12 / flops_per_s))};
+    return duration{round_ps(flops * 1e12 / flops_per_s)};
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // "100MHz", "2^-10", "90%".  Pure C++ (no SystemC) so that every area can parse them.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +32,15 @@ std::optional<quantity> parse(const std::string& text, family want, std::string&
 // ("90%" -> 0.9).
 std::optional<double> parse_number(const std::string& text);
 
+// Rounds a non-negative time in picoseconds to the nearest integer, halves away from zero:
+// std::llround without its library call (transfer times are computed several times per
+// transaction).  Below 2^52 a double's integer part and fraction are exact.
+inline std::uint64_t round_ps(double x) {
+    if (!(x >= 0.0 && x < 4503599627370496.0)) return static_cast<std::uint64_t>(std::llround(x));
+    const auto whole = static_cast<std::uint64_t>(x);
+    return whole + (x - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+
 // Strong types for declared params.  Times are integer picoseconds (SystemC's default
 // resolution) so that closed-form timing checks can be exact.
 struct duration {
@@ -49,7 +59,10 @@ struct bandwidth {
     double bytes_per_s = 0.0;
     double bits_per_s() const { return bytes_per_s * 8.0; }
     // Time to move `bytes` at this bandwidth, rounded to the nearest picosecond.
-    duration transfer_time(std::uint64_t bytes) const;
+    duration transfer_time(std::uint64_t bytes) const {
+        if (bytes_per_s <= 0.0) return duration{0};
+        return duration{round_ps(static_cast<double>(bytes) * 1e12 / bytes_per_s)};
+    }
 };
 
 // A compute throughput in floating-point operations per second ("12TFLOP/s").

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "platform/sim_time.h"
+
 namespace trainvp {
 
 namespace {
@@ -14,7 +16,7 @@ bool dma_channel::access(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_generic_payloa
                          tlm::tlm_command cmd, std::uint64_t addr, unsigned char* ptr,
                          std::uint64_t len, const sc_core::sc_time& issue, sc_core::sc_time& done,
                          result& r) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     trans.set_command(cmd);
     trans.set_address(addr);
     trans.set_data_ptr(ptr);
@@ -50,7 +52,7 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
                                      const sc_core::sc_time& start, unsigned char* data) {
     using sc_core::sc_time;
     result r;
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     sc_time issue = std::max(start, now) + m_settings.setup;
     r.first_issue = issue;
     r.done = issue;
@@ -90,7 +92,7 @@ dma_channel::result dma_channel::copy(tlm::tlm_fw_transport_if<>& src_fw, std::u
                                       std::uint64_t bytes, const sc_core::sc_time& start) {
     using sc_core::sc_time;
     result r;
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     const sc_time first = std::max(start, now) + m_settings.setup;
     r.first_issue = first;
     r.done = first;

@@ -79,7 +79,7 @@ void dma_engine::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     const sc_time submit = now + delay;
 
     // Back-pressure: descriptors leave the engine when they complete (in order, since data
@@ -130,12 +130,12 @@ void dma_engine::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 }
 
 std::string dma_engine::pending_work() const {
-    if (m_last_done <= sc_core::sc_time_stamp()) return {};
+    if (m_last_done <= sim_now()) return {};
     return "descriptors in progress until " + m_last_done.to_string();
 }
 
 void dma_engine::end_of_run() {
-    const double t = ns(sc_core::sc_time_stamp());
+    const double t = ns(sim_now());
     m_utilisation.set(t > 0 ? m_busy_ns.value() / t : 0.0);
 }
 

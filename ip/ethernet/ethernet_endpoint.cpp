@@ -100,7 +100,7 @@ void ethernet_endpoint::run() {
     sc_time link_free = start;  // when the link takes the next frame
 
     for (std::uint64_t i = 0; i < m_frames; ++i) {
-        const sc_time now = sc_core::sc_time_stamp();
+        const sc_time now = sim_now();
         if (ready > now) {
             // Waiting for a paced or back-pressured send is scheduled work, not a stall.
             progress_until(ready);
@@ -140,7 +140,7 @@ void ethernet_endpoint::run() {
             throw sim_error(path() + ": frame " + std::to_string(i) +
                             " failed: " + trans.get_response_string());
         }
-        link_free = sc_core::sc_time_stamp() + delay;
+        link_free = sim_now() + delay;
         ++m_frames_sent;
         m_bytes_sent += wire;
         m_payload_sent += m_payload.bytes;
@@ -163,13 +163,13 @@ void ethernet_endpoint::run() {
 
     while (m_received < m_expect) wait(m_received_event);
     const sc_time done = std::max(std::max(link_free, m_last_landing), m_last_arrival);
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     if (done > now) {
         progress_until(done);
         wait(done - now);
     }
     m_finished = true;
-    m_finish_ns.set(ns(sc_core::sc_time_stamp()));
+    m_finish_ns.set(ns(sim_now()));
     notify_finished();
 }
 
@@ -185,7 +185,7 @@ void ethernet_endpoint::receive(tlm::tlm_generic_payload& trans, sc_core::sc_tim
                         std::to_string(ext->src) + " arrived at node " + std::to_string(m_node_id) +
                         " (check node_id and switch addresses)");
     }
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     const sc_core::sc_time last = std::max(now + delay, ps_time(ext->last_bit_ps));
     ++m_frames_received;
     m_bytes_received += ext->wire;

@@ -92,7 +92,7 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
                         "); every eth frame carries one");
     }
     dir.flow.enter(ext->wire);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     const sc_core::sc_time ready = now + delay;
     const sc_core::sc_time prop = ps_time(m_propagation.ps);
     // The upstream may still be receiving the frame (cut-through): the tail cannot leave
@@ -151,7 +151,7 @@ void ethernet_link::audit(audit_log& log) const {
 }
 
 std::string ethernet_link::pending_work() const {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     std::string w;
     for (const direction& d : m_dir) {
         if (d.last_delivery > now) {
@@ -163,7 +163,7 @@ std::string ethernet_link::pending_work() const {
 }
 
 void ethernet_link::end_of_run() {
-    const double t = ns(sc_core::sc_time_stamp());
+    const double t = ns(sim_now());
     for (direction& d : m_dir) d.utilisation->set(t > 0 ? d.busy_ns->value() / t : 0.0);
 }
 

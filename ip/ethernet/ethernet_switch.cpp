@@ -202,7 +202,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
                         std::to_string(in_port) + "]; every eth frame carries one");
     }
     const auto in = static_cast<std::size_t>(in_port);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     const sc_core::sc_time first = std::max(now + delay, ps_time(ext->first_bit_ps));
     const sc_core::sc_time last = std::max(first, ps_time(ext->last_bit_ps));
     const std::uint64_t wire = ext->wire;
@@ -318,7 +318,7 @@ void ethernet_switch::audit(audit_log& log) const {
 }
 
 std::string ethernet_switch::pending_work() const {
-    if (m_last_departure <= sc_core::sc_time_stamp()) return {};
+    if (m_last_departure <= sim_now()) return {};
     return "frames queued until " + m_last_departure.to_string();
 }
 

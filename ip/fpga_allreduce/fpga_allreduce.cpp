@@ -217,14 +217,14 @@ std::uint64_t fpga_allreduce::encoded_bytes(std::uint64_t elements) const {
 }
 
 void fpga_allreduce::wait_until(const sc_time& t) {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     if (t > now) wait(t - now);
 }
 
 sc_time fpga_allreduce::dma(tlm::tlm_command cmd, std::uint64_t addr, std::uint64_t bytes,
                             const sc_time& start, unsigned char* data) {
     if (bytes == 0) return start;
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     dma_channel::result r =
         m_dma.run(*pcie.operator->(), cmd, addr, bytes, std::max(start, now), data);
     if (!r.ok) {
@@ -244,7 +244,7 @@ void fpga_allreduce::host_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_time at = sc_core::sc_time_stamp() + delay;
+    const sc_time at = sim_now() + delay;
     m_requests.push_back(request{*ext, at});
     m_queue_level.change_at(at, +1);
     m_request_posted.notify(delay);
@@ -268,7 +268,7 @@ void fpga_allreduce::send_frame(packet_ext& ext, const sc_time& ready) {
     sc_time delay = sc_core::SC_ZERO_TIME;
     eth_tx->b_transport(trans, delay);
     trans.clear_extension(&ext);
-    m_link_free = std::max(s.end, sc_core::sc_time_stamp() + delay);
+    m_link_free = std::max(s.end, sim_now() + delay);
     m_tx_wire += ext.wire;
     progress_until(m_link_free);
 }
@@ -280,7 +280,7 @@ void fpga_allreduce::rx_b_transport(tlm::tlm_generic_payload& trans, sc_time& de
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     const sc_time arrived = ps_time(ext->last_bit_ps);
     if (ext->tag == k_credit_tag) {
         m_credits.push_back(arrived);
@@ -381,7 +381,7 @@ void fpga_allreduce::ctrl_thread() {
         m_start_adder.notify(sc_core::SC_ZERO_TIME);
         check_done();
         while (m_active) wait(m_request_done);
-        const sc_time done = sc_core::sc_time_stamp();
+        const sc_time done = sim_now();
         ++m_requests_done;
         m_bytes_reduced += m_cur.desc.bytes;
         m_latency_ns.sample(ns(done - m_cur.posted));
@@ -424,7 +424,7 @@ void fpga_allreduce::inject_thread() {
         const ring_plan& P = *m_plan;
         std::size_t k = 0;
         while (k < P.step1_sends || !inflight.empty()) {
-            const sc_time now = sc_core::sc_time_stamp();
+            const sc_time now = sim_now();
             if (!inflight.empty() && inflight.front().done <= now) {
                 pending p = inflight.front();
                 inflight.pop_front();
@@ -479,13 +479,13 @@ void fpga_allreduce::adder_thread() {
             for (const rx_item& q : m_rx) {
                 if (input.size() >= m_in_slots) break;
                 if (q.seq != seq || q.index >= P.recvs.size()) break;
-                if (q.arrived > sc_core::sc_time_stamp()) break;  // header not here yet
+                if (q.arrived > sim_now()) break;  // header not here yet
                 const piece& pq = P.recvs[q.index];
                 if (!pq.reduce || requested[q.index]) continue;
                 requested[q.index] = true;
                 std::shared_ptr<std::vector<float>> data;
                 if (m_functional) data = std::make_shared<std::vector<float>>(pq.count);
-                const sc_time issue = std::max(sc_core::sc_time_stamp(), q.arrived);
+                const sc_time issue = std::max(sim_now(), q.arrived);
                 const sc_time ready =
                     dma(tlm::TLM_READ_COMMAND, m_cur.desc.host_addr + pq.offset * 4, pq.count * 4,
                         issue, data ? reinterpret_cast<unsigned char*>(data->data()) : nullptr);
@@ -509,7 +509,7 @@ void fpga_allreduce::adder_thread() {
                                     std::to_string(i));
                 }
             }
-            sc_time start = std::max(sc_core::sc_time_stamp(), rx.arrived);
+            sc_time start = std::max(sim_now(), rx.arrived);
             if (pc.reduce) start = std::max(start, op->ready);
             wait_until(start);
             // Back-pressure: the result needs room where it goes.
@@ -519,7 +519,7 @@ void fpga_allreduce::adder_thread() {
             }
             const std::uint64_t cycles = (pc.count + m_lanes - 1) / m_lanes;
             const sc_time busy = ps_time(m_clock.period().ps * cycles);
-            const timed_resource::slot s = m_lanes_busy.reserve(sc_core::sc_time_stamp(), busy);
+            const timed_resource::slot s = m_lanes_busy.reserve(sim_now(), busy);
             m_step_level.change_at(s.start, static_cast<std::int64_t>(pc.step) -
                                                 static_cast<std::int64_t>(m_step_now));
             m_step_now = pc.step;
@@ -573,7 +573,7 @@ void fpga_allreduce::adder_thread() {
             m_credit_out.push_back(end);
             m_credit_out_changed.notify(sc_core::SC_ZERO_TIME);
         }
-        m_step_level.change_at(sc_core::sc_time_stamp(), -static_cast<std::int64_t>(m_step_now));
+        m_step_level.change_at(sim_now(), -static_cast<std::int64_t>(m_step_now));
         m_step_now = 0;
         m_adder_running = false;
         check_done();
@@ -586,7 +586,7 @@ void fpga_allreduce::tx_thread() {
     sc_time asked;
     bool asking = false;
     while (true) {
-        const sc_time now = sc_core::sc_time_stamp();
+        const sc_time now = sim_now();
         if (!m_credit_out.empty()) {
             const sc_time ready = std::max(now, m_credit_out.front());
             m_credit_out.pop_front();
@@ -718,7 +718,7 @@ std::string fpga_allreduce::pending_work() const {
 }
 
 void fpga_allreduce::end_of_run() {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     m_adder_busy_ns.set(static_cast<double>(m_lanes_busy.busy_ps()) / 1000.0);
     m_adder_util.set(m_lanes_busy.utilisation(now));
     m_link_util.set(m_mac.utilisation(now));

@@ -92,7 +92,7 @@ void accel_gpu::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     const sc_time arrival = now + delay;
     sc_time start, end;
     if (ext->what == accel_op_ext::kind::COMPUTE) {
@@ -137,7 +137,7 @@ void accel_gpu::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 }
 
 std::string accel_gpu::pending_work() const {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     std::string out;
     if (m_compute_until > now) out = "a kernel runs until " + m_compute_until.to_string();
     if (m_copy_until > now) {
@@ -148,7 +148,7 @@ std::string accel_gpu::pending_work() const {
 }
 
 void accel_gpu::end_of_run() {
-    const double t = ns(sc_core::sc_time_stamp());
+    const double t = ns(sim_now());
     m_compute_utilisation.set(t > 0 ? m_compute_busy_ns.value() / t : 0.0);
     m_copy_utilisation.set(t > 0 ? m_copy_busy_ns.value() / t : 0.0);
 }

@@ -393,12 +393,12 @@ void host_cpu::apply_received(std::size_t i) {
 }
 
 void host_cpu::wait_until(const sc_time& t) {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     if (t > now) wait(t - now);
 }
 
 void host_cpu::wake(std::size_t u, const sc_time& at) {
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     m_wake[u].notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
@@ -472,7 +472,7 @@ void host_cpu::span(const std::string& track_path, const std::string& name, cons
 void host_cpu::unit_step(op_unit u) {
     const std::size_t w = index_of(u);
     unit_run& r = m_units[w];
-    const sc_time now = sc_core::sc_time_stamp();  // a method's activation takes no time
+    const sc_time now = sim_now();  // a method's activation takes no time
     while (true) {
         switch (r.phase) {
             case unit_phase::NEXT: {
@@ -772,7 +772,7 @@ sc_time host_cpu::post_accel(std::size_t i) {
         throw sim_error(path() + ": " + describe(i) +
                         " failed in the accelerator: " + trans.get_response_string());
     }
-    return sc_core::sc_time_stamp() + delay;
+    return sim_now() + delay;
 }
 
 sc_time host_cpu::post_send(std::size_t i) {
@@ -807,7 +807,7 @@ sc_time host_cpu::post_send(std::size_t i) {
                         (allreduce ? std::string() : " to node " + std::to_string(peer)) +
                         " was refused by the NIC: " + trans.get_response_string());
     }
-    return sc_core::sc_time_stamp() + delay;
+    return sim_now() + delay;
 }
 
 void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -817,7 +817,7 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_time at = sc_core::sc_time_stamp() + delay;
+    const sc_time at = sim_now() + delay;
     if (ext->what == nic_msg_ext::op::SEND_DONE) {
         auto it = m_send_of_msg.find(ext->msg_id);
         if (it == m_send_of_msg.end()) {

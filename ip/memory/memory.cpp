@@ -67,7 +67,7 @@ memory::memory(const sc_core::sc_module_name& name, const params& p) : ip_module
 }
 
 void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     const sc_core::sc_time arrival = now + delay;
     const std::uint64_t len = trans.get_data_length();
     if (trans.get_address() + len > m_size.bytes || trans.get_address() + len < len) {
@@ -119,12 +119,12 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
 }
 
 std::string memory::pending_work() const {
-    if (m_last_done <= sc_core::sc_time_stamp()) return {};
+    if (m_last_done <= sim_now()) return {};
     return "requests in flight until " + m_last_done.to_string();
 }
 
 void memory::end_of_run() {
-    const double t = ns(sc_core::sc_time_stamp());
+    const double t = ns(sim_now());
     m_utilisation.set(t > 0 ? m_busy_ns.value() / t : 0.0);
 }
 

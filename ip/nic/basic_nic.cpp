@@ -49,8 +49,8 @@ void basic_nic::host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    m_tx_queue.push_back(message{*ext, sc_core::sc_time_stamp() + delay});
-    m_tx_queue_level.change_at(sc_core::sc_time_stamp() + delay, +1);
+    m_tx_queue.push_back(message{*ext, sim_now() + delay});
+    m_tx_queue_level.change_at(sim_now() + delay, +1);
     m_tx_wake.notify(delay);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -121,14 +121,14 @@ sc_core::sc_time basic_nic::put_on_wire(const packet_ext& frame, bool& delivered
     delivered = trans.is_response_ok();
     trans.clear_extension(&m_wire_ext);
     m_wire_ext.data.reset();
-    return sc_core::sc_time_stamp() + delay;
+    return sim_now() + delay;
 }
 
 // The TX engine is a method, not a thread: it prepares a message's frames (or trains) one at a
 // time and sleeps until each one's first bit, keeping its place in m_tx (no thread stack to
 // switch to, which at scale is what a message costs most; docs/performance.md).
 void basic_nic::tx_step() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();  // a method's activation takes no time
+    const sc_core::sc_time now = sim_now();  // a method's activation takes no time
     while (true) {
         if (!m_tx.active) {
             if (m_tx_queue.empty()) {
@@ -330,7 +330,7 @@ void basic_nic::notify_host(nic_msg_ext& ext, const sc_core::sc_time& at) {
     trans.set_data_length(0);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     trans.set_extension(&ext);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
     notify->b_transport(trans, delay);
     trans.clear_extension(&ext);
@@ -343,7 +343,7 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     const sc_core::sc_time arrived = ps_time(ext->last_bit_ps);
     m_rx_frames_flow.enter(ext->raw_payload);
     const std::uint32_t n = ext->train;
@@ -442,7 +442,7 @@ void basic_nic::audit(audit_log& log) const {
 }
 
 void basic_nic::end_of_run() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     m_tx_util.set(m_tx_engine.utilisation(now));
     m_rx_util.set(m_rx_engine.utilisation(now));
 }

@@ -278,7 +278,7 @@ sc_core::sc_time pcie_link::send_by_time(direction& dir, const sc_core::sc_time&
     if (m_credits_can_bind) {
         // holds is sorted by start and so by credit return too (each TLP starts after the one
         // before it has left the wire and holds its credit for its duration + 2 latency).
-        const sc_time now = sc_core::sc_time_stamp();
+        const sc_time now = sim_now();
         // Returned credits cannot count (their return is before now <= t); drop them now and
         // then, in one go, to keep insertion cheap.
         if (dir.holds.size() >= 4096 && dir.holds[dir.holds.size() / 2].back <= now) {
@@ -329,7 +329,7 @@ sc_core::sc_time pcie_link::send_by_time(direction& dir, const sc_core::sc_time&
 bool pcie_link::host_access(tlm::tlm_generic_payload& orig, tlm::tlm_command cmd,
                             std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& at,
                             sc_core::sc_time& done) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     unsigned char* data = orig.get_data_ptr();
     m_fwd.set_command(cmd);
     m_fwd.set_address(orig.get_address() + offset);
@@ -355,7 +355,7 @@ bool pcie_link::host_access(tlm::tlm_generic_payload& orig, tlm::tlm_command cmd
 // wire), per MRd request for reads (the root complex answers one request with its completions).
 void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     using sc_core::sc_time;
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     const sc_time ready = now + delay;
     const std::uint64_t len = trans.get_data_length();
     if (trans.get_byte_enable_ptr() != nullptr) {
@@ -423,12 +423,12 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
 }
 
 std::string pcie_link::pending_work() const {
-    if (m_last_done <= sc_core::sc_time_stamp()) return {};
+    if (m_last_done <= sim_now()) return {};
     return "transfers in flight until " + m_last_done.to_string();
 }
 
 void pcie_link::end_of_run() {
-    const double t = ns(sc_core::sc_time_stamp());
+    const double t = ns(sim_now());
     for (direction* dir : {&m_up, &m_down}) {
         dir->utilisation.set(t > 0 ? dir->busy_ns.value() / t : 0.0);
         dir->efficiency.set(dir->wire_bytes.value()

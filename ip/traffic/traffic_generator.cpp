@@ -76,7 +76,7 @@ void traffic_generator::run() {
             if (completions.front() > issue) issue = completions.front();
             completions.pop_front();
         }
-        const sc_time now = sc_core::sc_time_stamp();
+        const sc_time now = sim_now();
         qk.set(issue > now ? issue - now : sc_core::SC_ZERO_TIME);
         // Waiting for a paced issue time is scheduled work, not a stall.
         progress_until(issue);
@@ -97,7 +97,7 @@ void traffic_generator::run() {
             throw sim_error(path() + ": message " + std::to_string(i) +
                             " failed: " + trans.get_response_string());
         }
-        const sc_time done = sc_core::sc_time_stamp() + delay;
+        const sc_time done = sim_now() + delay;
         m_in_flight.change_at(issue, +1);
         m_in_flight.change_at(done, -1);
         m_latency_ns.sample(ns(done - issue));
@@ -111,7 +111,7 @@ void traffic_generator::run() {
         progress();
     }
     // Finish at the time the last message completes, not when it was issued.
-    const sc_time now = sc_core::sc_time_stamp();
+    const sc_time now = sim_now();
     if (m_last_completion > now) wait(m_last_completion - now);
     m_finished = true;
     m_completion_ns.set(ns(m_last_completion));

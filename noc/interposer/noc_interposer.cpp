@@ -649,25 +649,25 @@ void noc_interposer::run() {
     while (m_coll && !m_coll->done()) {
         m_net->run_until(m_net->now() + quantum);
         const sc_core::sc_time at = ps_time(m_net->now() * m_cycle_ps);
-        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        if (at > sim_now()) wait(at - sim_now());
         progress();
     }
     while (m_training && !m_training->done()) {
         m_net->run_until(m_net->now() + quantum);
         const sc_core::sc_time at = ps_time(m_net->now() * m_cycle_ps);
-        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        if (at > sim_now()) wait(at - sim_now());
         progress();
     }
     if (m_training) {
         // The backward pass may end after the last all-reduce.
         const sc_core::sc_time at = ps_time(m_training->iteration_end() * m_cycle_ps);
-        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        if (at > sim_now()) wait(at - sim_now());
     }
     while (m_traffic) {
         const std::uint64_t target = std::min(stop, m_net->now() + quantum);
         m_net->run_until(target);
         const sc_core::sc_time at = ps_time(target * m_cycle_ps);
-        if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
+        if (at > sim_now()) wait(at - sim_now());
         progress();
         if (target >= stop || (target >= window_end && m_net->measured_outstanding() == 0)) break;
     }

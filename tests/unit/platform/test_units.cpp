@@ -2,6 +2,10 @@
 // errors for wrong families, missing and unknown units.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+#include <vector>
+
 #include "platform/did_you_mean.h"
 #include "platform/param_decl.h"
 #include "platform/units.h"
@@ -115,6 +119,23 @@ TEST(units, transfer_time_and_period_are_exact_picoseconds) {
 }
 
 // Typed param parsing: integers, times as whole picoseconds, ranges.
+TEST(units, round_ps_is_llround_for_every_time_it_rounds) {
+    // The halves, the values one ulp either side of them, integers, and random times over the
+    // whole range transfer times take (0 .. 2^52 ps, ~75 minutes), plus the fallback above it.
+    std::vector<double> xs = {
+        0.0, 0.5, 1.5, 2.5, 1e6 + 0.5, 4503599627370495.5, 4503599627370496.0, 1e17, 9.2e18};
+    for (double h : {0.5, 1.5, 7.5, 1446.5, 123456789.5}) {
+        xs.push_back(std::nextafter(h, 0.0));
+        xs.push_back(std::nextafter(h, 1e30));
+    }
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> exponent(-3.0, 15.6);
+    for (int i = 0; i < 100000; ++i) xs.push_back(std::pow(10.0, exponent(rng)));
+    for (double x : xs) {
+        ASSERT_EQ(units::round_ps(x), static_cast<std::uint64_t>(std::llround(x))) << x;
+    }
+}
+
 TEST(units, param_values_check_kind_and_range) {
     param_decl d;
     d.kind = param_kind::INT;
