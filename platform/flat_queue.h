@@ -19,8 +19,15 @@ public:
     std::size_t size() const { return m_items.size() - m_head; }
     T& front() { return m_items[m_head]; }
     const T& front() const { return m_items[m_head]; }
+    T& back() { return m_items.back(); }
+    const T& back() const { return m_items.back(); }
     T& operator[](std::size_t k) { return m_items[m_head + k]; }
     const T& operator[](std::size_t k) const { return m_items[m_head + k]; }
+    // Iterators from the front; push_back and drop_front invalidate them.
+    typename std::vector<T>::const_iterator begin() const {
+        return m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
+    }
+    typename std::vector<T>::const_iterator end() const { return m_items.end(); }
     void push_back(T v) { m_items.push_back(std::move(v)); }
     void pop_front() { drop_front(1); }
     // Drops the first n (at most size()) elements.

@@ -62,23 +62,25 @@ dma_channel::result dma_channel::run(tlm::tlm_fw_transport_if<>& fw, tlm::tlm_co
     std::vector<sc_time>& in_flight = m_in_flight;
     if (in_flight.size() < window) in_flight.resize(static_cast<std::size_t>(window));
     std::uint64_t k = 0;
+    std::size_t slot = 0;  // k % window, kept without a division per burst
     tlm::tlm_generic_payload& trans = m_trans;
     unsigned char* const bounce = data == nullptr ? scratch(std::min(burst, bytes)) : nullptr;
     for (std::uint64_t off = 0; off < bytes; off += burst, ++k) {
         const std::uint64_t len = std::min(burst, bytes - off);
         if (k >= window) {
             // The next burst needs a free slot: it issues when the oldest one completes.
-            issue = std::max(issue, in_flight[static_cast<std::size_t>(k % window)]);
+            issue = std::max(issue, in_flight[slot]);
         }
         if (m_settings.max_bytes_per_s > 0) {
             const auto paced = static_cast<std::uint64_t>(
                 std::llround(static_cast<long double>(off) * 1e12L / m_settings.max_bytes_per_s));
-            issue = std::max(issue, r.first_issue + sc_core::sc_time::from_value(paced));
+            issue = std::max(issue, r.first_issue + ps_time(paced));
         }
         unsigned char* const ptr = data == nullptr ? bounce : data + off;
         sc_time done;
         if (!access(fw, trans, cmd, addr + off, ptr, len, issue, done, r)) return r;
-        in_flight[static_cast<std::size_t>(k % window)] = done;
+        in_flight[slot] = done;
+        if (++slot == window) slot = 0;
         r.done = std::max(r.done, done);
         ++bursts;
         bytes_moved += len;

@@ -6,13 +6,13 @@
 // enough queued bytes have left.  See ip/ethernet/README.md.
 #pragma once
 
-#include <deque>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
+#include "platform/flat_queue.h"
 #include "platform/ip_module.h"
 #include "traces/traced_level.h"
 
@@ -48,7 +48,7 @@ private:
     // different sizes, loosely timed): the few whose ready time is still ahead of now are
     // also kept in `arriving`, so that they are not counted before they are in.
     struct out_queue {
-        std::deque<queued> fifo;
+        flat_queue<queued> fifo;
         std::vector<queued> arriving;
         std::uint64_t pushed = 0;
     };

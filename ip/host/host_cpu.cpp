@@ -778,7 +778,8 @@ sc_time host_cpu::post_accel(std::size_t i) {
 sc_time host_cpu::post_send(std::size_t i) {
     slot& o = op_at(i);
     o.msg_id = m_next_msg_id++;
-    m_send_of_msg[o.msg_id] = i;
+    m_sends.push_back(i);  // at o.msg_id - m_sends_base
+    ++m_sends_pending;
     // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
     // which may even arrive before b_transport returns.
     o.state = op_state::ISSUED;
@@ -819,13 +820,18 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
     }
     const sc_time at = sim_now() + delay;
     if (ext->what == nic_msg_ext::op::SEND_DONE) {
-        auto it = m_send_of_msg.find(ext->msg_id);
-        if (it == m_send_of_msg.end()) {
+        const std::uint64_t k = ext->msg_id - m_sends_base;  // wraps if below the base
+        if (ext->msg_id < m_sends_base || k >= m_sends.size() || m_sends[k] == k_none) {
             throw sim_error(path() + ": SEND_DONE for message " + std::to_string(ext->msg_id) +
-                            ", which this host never sent");
+                            ", which this host never sent or has completed");
         }
-        const std::size_t i = it->second;
-        m_send_of_msg.erase(it);
+        const std::size_t i = m_sends[k];
+        m_sends[k] = k_none;
+        --m_sends_pending;
+        std::size_t finished = 0;
+        while (finished < m_sends.size() && m_sends[finished] == k_none) ++finished;
+        m_sends.drop_front(finished);
+        m_sends_base += finished;
         const slot& o = op_at(i);
         // Posted when its unit had spent send_overhead on it.
         m_send_latency_ns.sample(ns(at - (o.started + ps_time(m_send_overhead.ps))));
@@ -898,9 +904,11 @@ std::string host_cpu::pending_work() const {
         what += ", " + std::to_string(m_unit_total[u] - m_unit_passed[u] - 1) + " more after it";
         parts.push_back(what);
     }
-    if (!m_send_of_msg.empty()) {
+    if (m_sends_pending > 0) {
         std::vector<std::string> sends;
-        for (const auto& [id, i] : m_send_of_msg) sends.push_back(describe(i));
+        for (const std::size_t i : m_sends) {
+            if (i != k_none) sends.push_back(describe(i));
+        }
         parts.push_back(std::to_string(sends.size()) + " send" + (sends.size() == 1 ? "" : "s") +
                         " await SEND_DONE: " + join(sends));
     }
@@ -996,8 +1004,8 @@ void host_cpu::audit(audit_log& log) const {
         path(), "every arrived message received", m_unexpected.empty(),
         std::to_string(m_unexpected.size()) + " message(s) nobody received, the first from node " +
             (m_unexpected.empty() ? std::string("-") : std::to_string(m_unexpected.front().peer)));
-    log.check(path(), "every send completed", m_send_of_msg.empty(),
-              std::to_string(m_send_of_msg.size()) + " without SEND_DONE");
+    log.check(path(), "every send completed", m_sends_pending == 0,
+              std::to_string(m_sends_pending) + " without SEND_DONE");
 }
 
 void host_cpu::end_of_run() {

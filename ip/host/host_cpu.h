@@ -307,7 +307,12 @@ private:
 
     // Messages.
     std::uint64_t m_next_msg_id = 0;
-    std::map<std::uint64_t, std::size_t> m_send_of_msg;  // msg_id -> SEND op
+    // The SEND op of each message awaiting SEND_DONE, by message id: m_sends[id - m_sends_base],
+    // k_none once done (ids are handed out in order and mostly complete in order, so this
+    // stays short; no node allocated per message as a map would).
+    flat_queue<std::size_t> m_sends;
+    std::uint64_t m_sends_base = 0;
+    std::size_t m_sends_pending = 0;
     std::deque<arrival> m_unexpected;
 
     // Statistics.

@@ -305,22 +305,22 @@ void basic_nic::send_prepared() {
 
 void basic_nic::end_message() {
     tx_run& r = m_tx;
-    const message& m = m_tx_queue.front();
-    const nic_msg_ext& d = m.desc;
+    // Copied: the host may post its next message from inside notify_host (m_tx_queue grows).
+    const sc_core::sc_time posted = m_tx_queue.front().posted;
+    nic_msg_ext done = m_tx_queue.front().desc;
     ++m_tx_msgs;
     m_tx_messages_flow.leave(r.sent_bytes);
-    m_msg_latency_ns.sample(ns(r.last_end - m.posted));
+    m_msg_latency_ns.sample(ns(r.last_end - posted));
     m_tx_queue_level.change_at(r.last_end, -1);
-    nic_msg_ext done = d;
     done.what = nic_msg_ext::op::SEND_DONE;
     done.data.reset();  // the sender's data is unchanged
     tx_message_done(done);
-    notify_host(done, r.last_end);
-    if (spans_on())
-        span("send " + std::to_string(d.bytes) + "B to " + std::to_string(d.peer), "comm", m.posted,
-             r.last_end);
     r.active = false;
     m_tx_queue.pop_front();
+    notify_host(done, r.last_end);
+    if (spans_on())
+        span("send " + std::to_string(done.bytes) + "B to " + std::to_string(done.peer), "comm",
+             posted, r.last_end);
 }
 
 void basic_nic::notify_host(nic_msg_ext& ext, const sc_core::sc_time& at) {
@@ -369,7 +369,11 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
         tail_processed = processed;
     }
 
-    rx_state& st = m_rx[{ext->src, ext->msg_id}];
+    // A message that comes whole (one frame, or one train at message granularity) needs no
+    // entry in m_rx: one map insertion and erasure fewer per message.
+    const bool whole = ext->seq == 0 && n == ext->frames;
+    rx_state single;
+    rx_state& st = whole ? single : m_rx[{ext->src, ext->msg_id}];
     if (st.received == 0) {
         st.frames = ext->frames;
         st.tag = ext->tag;
@@ -408,7 +412,7 @@ void basic_nic::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
         note.host_addr = st.host_addr;
         note.data = st.data;
         const sc_core::sc_time done = st.done;
-        m_rx.erase({ext->src, ext->msg_id});
+        if (!whole) m_rx.erase({ext->src, ext->msg_id});
         ++m_rx_msgs;
         notify_host(note, done);
     }

@@ -5,7 +5,6 @@
 // memory by DMA; when a whole message is in memory the host is notified.
 #pragma once
 
-#include <deque>
 #include <map>
 #include <typeinfo>
 #include <utility>
@@ -16,6 +15,7 @@
 #include <tlm>
 
 #include "ip/dma/dma_channel.h"
+#include "platform/flat_queue.h"
 #include "platform/ip_module.h"
 #include "platform/packet_ext.h"
 #include "platform/timed_resource.h"
@@ -185,7 +185,7 @@ private:
     dma_channel m_dma_bulk;  // one burst per transfer (message granularity)
     timed_resource m_tx_engine;
     timed_resource m_rx_engine;
-    std::deque<message> m_tx_queue;
+    flat_queue<message> m_tx_queue;
     sc_core::sc_event m_tx_wake;
     // Where the TX engine is in the message at the queue's front.
     struct tx_run {
