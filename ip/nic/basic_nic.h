@@ -143,8 +143,11 @@ private:
     void prepare_next();
     void send_prepared();
     void end_message();
-    // The engine's time to stream `wire` bytes at rate x efficiency.
-    sc_core::sc_time engine_time(std::uint64_t wire) const;
+    // The engine's time to stream `wire` bytes carrying `raw` payload bytes (before
+    // compression) of the current message: wire / (rate x efficiency), and no less than
+    // raw / the message's pacing rate (nic_msg_ext::pace_bytes_per_s, the host software's
+    // throughput) when it has one.
+    sc_core::sc_time engine_time(std::uint64_t wire, std::uint64_t raw) const;
     // The header of frame k of `frames` of message d, carrying `len` payload bytes.
     void fill_header(packet_ext& e, const nic_msg_ext& d, std::uint64_t k, std::uint64_t frames,
                      std::uint64_t len) const;
@@ -196,6 +199,7 @@ private:
         std::uint64_t k = 0;           // the next frame to prepare (or f's first frame)
         std::uint64_t next_fetch = 0;  // packet level: the next frame to fetch
         std::uint64_t sent_bytes = 0;
+        double pace = 0.0;  // the message's pacing rate, B/s (0: unpaced)
         sc_core::sc_time start, link_free, last_end;
         // Packet level: when each frame's payload is in the NIC and when it left.
         std::vector<sc_core::sc_time> fetched, sent;
