@@ -94,7 +94,7 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
             "smartnic.md §III, \"one thread triggers an asynchronous all-reduce\"): the NIC "
             "paces the message at that rate (nic_msg_ext pace), and the sending unit is busy "
             "for bytes / that rate. Calibration param: smartnic.md §III Fig. 2a's naive point "
-            "(exposed all-reduce 51 % of the iteration) gives 14.2 Gb/s per thread for MPI over "
+            "(exposed all-reduce 51 % of the iteration) gives 14.1 Gb/s per thread for MPI over "
             "TCP on a Xeon 8280 (configs/papers/smartnic/nodes.yaml)")
         .range("0Gb/s", "10Tb/s");
 
