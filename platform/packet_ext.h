@@ -75,6 +75,10 @@ struct nic_msg_ext : tlm::tlm_extension<nic_msg_ext> {
     std::uint64_t msg_id = 0;
     std::uint64_t host_addr = 0;  // where the payload is (SEND) or was written (RECEIVED)
     std::uint32_t tag = 0;        // matches sends to receives on the host side
+    // SEND: the most payload bytes per second the host's software can hand over (host.cpu
+    // comm_thread_rate x its driving threads); the NIC streams the message no faster.  0 =
+    // unpaced.  A hardware all-reduce (ALLREDUCE) ignores it.
+    double pace_bytes_per_s = 0.0;
     std::shared_ptr<std::vector<std::uint8_t>> data;  // functional mode payload
 
     tlm::tlm_extension_base* clone() const override { return new nic_msg_ext(*this); }

@@ -38,8 +38,9 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
         "concurrently, each its ops in list order; `after` waits for earlier ops on any unit. "
         "compute/sum/update: memory traffic on `mem` in chunks, then flops / (peak x efficiency "
         "x k/cores) with k = cores - comm_cores on cpu and comm_cores on comm (paleo eq. 1: "
-        "memory time + compute time). send: send_overhead, then the descriptor to `nic`; done "
-        "at SEND_DONE. recv: done at max(start + recv_overhead, arrival). gpu_compute and "
+        "memory time + compute time). send: send_overhead, then the descriptor to `nic` (paced "
+        "at comm_thread_rate x threads, the unit busy bytes / that rate); done at SEND_DONE. recv: "
+        "done at max(start + recv_overhead, arrival). gpu_compute and "
         "copies: commands on `accel`.");
     d.param("node_id", &host_cpu::m_node_id, "0",
             "This node's id: the `to` of other nodes' sends and the `from` of their receives "
@@ -86,6 +87,16 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
             "Software time per receive (posting and matching); a receive completes no earlier "
             "than its start plus this. Calibration param, like send_overhead")
         .range("0ns", "1s");
+    d.param("comm_thread_rate", &host_cpu::m_comm_thread_rate, "0Gb/s",
+            "Payload throughput at which one communication thread moves a send's bytes through "
+            "the software stack (MPI, TCP); 0 = no software cost. A send's bytes then leave no "
+            "faster than this x its driving threads (comm_cores, or 1 when comm_cores is 0: "
+            "smartnic.md §III, \"one thread triggers an asynchronous all-reduce\"): the NIC "
+            "paces the message at that rate (nic_msg_ext pace), and the sending unit is busy "
+            "for bytes / that rate. Calibration param: smartnic.md §III Fig. 2a's naive point "
+            "(exposed all-reduce 51 % of the iteration) gives 14.1 Gb/s per thread for MPI over "
+            "TCP on a Xeon 8280 (configs/papers/smartnic/nodes.yaml)")
+        .range("0Gb/s", "10Tb/s");
 
     d.initiator("mem", &host_cpu::mem, "mem", "Host memory: the traffic of compute, sum, update");
     d.initiator("nic", &host_cpu::nic, "nic", "Send requests to the NIC (nic_msg_ext SEND)")
@@ -100,8 +111,8 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
     d.headline("completion_time", &host_cpu::m_completion_ns, "ns", "Time the last op completed");
     d.stat("cpu_busy", &host_cpu::m_cpu_busy_ns, "ns", "Time the cpu unit ran ops");
     d.stat("comm_busy", &host_cpu::m_comm_busy_ns, "ns",
-           "Time the comm unit ran ops (a send until the NIC took it, a receive until it "
-           "completed)");
+           "Time the comm unit ran ops (a send until the NIC took it and, with "
+           "comm_thread_rate, its bytes were moved; a receive until it completed)");
     d.stat("gpu_busy", &host_cpu::m_gpu_busy_ns, "ns", "Time the gpu unit waited on kernels");
     d.stat("copy_busy", &host_cpu::m_copy_busy_ns, "ns", "Time the copy unit waited on copies");
     d.stat("time_compute", &host_cpu::m_compute_ns, "ns", "Time in compute and gpu_compute ops");
@@ -780,8 +791,9 @@ sc_time host_cpu::post_send(std::size_t i) {
     o.msg_id = m_next_msg_id++;
     m_sends.push_back(i);  // at o.msg_id - m_sends_base
     ++m_sends_pending;
-    // The unit moves on once the NIC holds the descriptor; the op completes at SEND_DONE,
-    // which may even arrive before b_transport returns.
+    // The unit moves on once the NIC holds the descriptor (and, with comm_thread_rate, its
+    // threads have moved the bytes); the op completes at SEND_DONE, which may even arrive
+    // before b_transport returns.
     o.state = op_state::ISSUED;
     nic_msg_ext ext;
     const bool allreduce = o.kind == op_kind::ALLREDUCE;
@@ -792,6 +804,10 @@ sc_time host_cpu::post_send(std::size_t i) {
     ext.msg_id = o.msg_id;
     ext.host_addr = o.address;
     ext.tag = o.tag;
+    // The software's per-byte cost (comm_thread_rate): the message's bytes leave no faster than
+    // its driving threads move them.  A hardware all-reduce has none.
+    const double pace = allreduce ? 0.0 : send_pace();
+    ext.pace_bytes_per_s = pace;
     if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
         // Functional: the range as it stands now (the op waited for its last writer).
         ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
@@ -801,6 +817,7 @@ sc_time host_cpu::post_send(std::size_t i) {
     sc_time delay = ps_time(m_send_overhead.ps);
     // The NIC may report SEND_DONE before it returns: `o` is not valid after it (mark_done).
     const std::uint32_t peer = o.peer;
+    const std::uint64_t bytes = o.bytes;
     nic->b_transport(trans, delay);
     trans.clear_extension(&ext);
     if (trans.is_response_error()) {
@@ -808,7 +825,16 @@ sc_time host_cpu::post_send(std::size_t i) {
                         (allreduce ? std::string() : " to node " + std::to_string(peer)) +
                         " was refused by the NIC: " + trans.get_response_string());
     }
-    return sim_now() + delay;
+    sc_time free = sim_now() + delay;
+    // The threads moving the bytes through the software stack are busy while they do: the
+    // unit is free bytes / pace after the descriptor (ip/host/README.md, "send").
+    if (pace > 0.0) free += ps_time(units::bandwidth{pace}.transfer_time(bytes).ps);
+    return free;
+}
+
+double host_cpu::send_pace() const {
+    const double threads = static_cast<double>(std::max<std::uint64_t>(m_comm_cores, 1));
+    return m_comm_thread_rate.bytes_per_s * threads;
 }
 
 void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {

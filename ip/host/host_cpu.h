@@ -188,6 +188,9 @@ private:
     // Hand op i to the accelerator or the NIC; return when the unit is free again.
     sc_core::sc_time post_accel(std::size_t i);
     sc_core::sc_time post_send(std::size_t i);
+    // The pacing rate of this host's sends, B/s: comm_thread_rate x the threads driving them
+    // (comm_cores, or 1 when there are none); 0 = unpaced.
+    double send_pace() const;
     // Compute time of `flops` on unit `u` (cpu: cores - comm_cores; comm: comm_cores).
     sc_core::sc_time compute_time(double flops, op_unit u) const;
     void nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -241,6 +244,7 @@ private:
     units::bandwidth m_stream_bandwidth;
     units::duration m_send_overhead;
     units::duration m_recv_overhead;
+    units::bandwidth m_comm_thread_rate;
 
     // What memory_traffic keeps across its sleeps, per unit.  `trans` also carries the unit's
     // commands to the NIC and the accelerator.

@@ -172,8 +172,12 @@ void basic_nic::fill_header(packet_ext& e, const nic_msg_ext& d, std::uint64_t k
     e.raw_payload = static_cast<std::uint32_t>(len);
 }
 
-sc_core::sc_time basic_nic::engine_time(std::uint64_t wire) const {
-    return ps_time(units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps);
+sc_core::sc_time basic_nic::engine_time(std::uint64_t wire, std::uint64_t raw) const {
+    const std::uint64_t own =
+        units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps;
+    if (m_tx.pace <= 0.0) return ps_time(own);
+    // The host's software cannot hand the bytes over faster (host.cpu comm_thread_rate).
+    return ps_time(std::max(own, units::bandwidth{m_tx.pace}.transfer_time(raw).ps));
 }
 
 void basic_nic::begin_message() {
@@ -199,6 +203,7 @@ void basic_nic::begin_message() {
     r.link_free = sc_core::SC_ZERO_TIME;
     r.last_end = r.start;
     r.sent_bytes = 0;
+    r.pace = d.pace_bytes_per_s;
     // A train's wire bytes stay below 2^31 (packet_ext::wire is 32 bits).
     r.max_train = std::max<std::uint64_t>(1, (std::uint64_t{1} << 31) / wire_bytes(r.per_frame));
     m_tx_messages_flow.enter(d.bytes);
@@ -238,12 +243,13 @@ void basic_nic::prepare_next() {
         }
         // The engine streams the train: its head leaves as a frame would, its tail no earlier
         // than the last frame's own time after that frame is processed.
-        r.eng = m_tx_engine.reserve(std::max(processed, r.link_free), engine_time(f.ext.wire));
-        r.last_bit = std::max(r.eng.end, f.tail_processed + engine_time(f.ext.tail_wire));
+        r.eng = m_tx_engine.reserve(std::max(processed, r.link_free), engine_time(f.ext.wire, len));
+        r.last_bit =
+            std::max(r.eng.end, f.tail_processed + engine_time(f.ext.tail_wire, f.tail_raw));
         m_tx_engine.block_until(r.last_bit);
         f.ext.first_bit_ps = r.eng.start.value();
         f.ext.last_bit_ps = r.last_bit.value();
-        f.ext.head_last_bit_ps = (r.eng.start + engine_time(f.ext.head_wire)).value();
+        f.ext.head_last_bit_ps = (r.eng.start + engine_time(f.ext.head_wire, head_len)).value();
     } else {
         // Fetch ahead: frame j may be fetched once frame j - prefetch has left the NIC.
         while (r.next_fetch < r.frames && r.next_fetch < r.k + m_tx_prefetch) {
@@ -263,9 +269,11 @@ void basic_nic::prepare_next() {
         m_tx_frames_flow.enter(len);
         const sc_time processed = tx_process(f);
         f.ext.wire = static_cast<std::uint32_t>(wire_bytes(f.ext.payload));
-        // The NIC engine streams the frame at rate x efficiency; the link may start as soon as
-        // the engine does (its first bit) and cannot finish before the engine (its last bit).
-        r.eng = m_tx_engine.reserve(std::max(processed, r.link_free), engine_time(f.ext.wire));
+        // The NIC engine streams the frame at rate x efficiency (and no faster than the host's
+        // pacing rate); the link may start as soon as the engine does (its first bit) and
+        // cannot finish before the engine (its last bit).
+        r.eng = m_tx_engine.reserve(std::max(processed, r.link_free),
+                                    engine_time(f.ext.wire, f.ext.raw_payload));
         f.ext.first_bit_ps = r.eng.start.value();
         f.ext.last_bit_ps = r.eng.end.value();
     }

@@ -44,7 +44,8 @@ public:
             "Plain NIC (the X540 baseline of inceptionn.md): TX reads each frame's payload from "
             "host memory by DMA over PCIe, pays a per-frame cost, and sends it on the Ethernet "
             "link; RX writes payloads to host memory by DMA and notifies the host when a whole "
-            "message is there. efficiency < 1 models a NIC that cannot reach line rate.");
+            "message is there. efficiency < 1 models a NIC that cannot reach line rate; a "
+            "SEND's pacing rate (host.cpu comm_thread_rate) caps the message's payload rate.");
         declare_common(d);
     }
 
@@ -143,8 +144,11 @@ private:
     void prepare_next();
     void send_prepared();
     void end_message();
-    // The engine's time to stream `wire` bytes at rate x efficiency.
-    sc_core::sc_time engine_time(std::uint64_t wire) const;
+    // The engine's time to stream `wire` bytes carrying `raw` payload bytes (before
+    // compression) of the current message: wire / (rate x efficiency), and no less than
+    // raw / the message's pacing rate (nic_msg_ext::pace_bytes_per_s, the host software's
+    // throughput) when it has one.
+    sc_core::sc_time engine_time(std::uint64_t wire, std::uint64_t raw) const;
     // The header of frame k of `frames` of message d, carrying `len` payload bytes.
     void fill_header(packet_ext& e, const nic_msg_ext& d, std::uint64_t k, std::uint64_t frames,
                      std::uint64_t len) const;
@@ -196,6 +200,7 @@ private:
         std::uint64_t k = 0;           // the next frame to prepare (or f's first frame)
         std::uint64_t next_fetch = 0;  // packet level: the next frame to fetch
         std::uint64_t sent_bytes = 0;
+        double pace = 0.0;  // the message's pacing rate, B/s (0: unpaced)
         sc_core::sc_time start, link_free, last_end;
         // Packet level: when each frame's payload is in the NIC and when it left.
         std::vector<sc_core::sc_time> fetched, sent;
@@ -230,10 +235,9 @@ void basic_nic::declare_common(type_decl<T>& d) {
         .range("1Mb/s", "400Gb/s");
     d.param("efficiency", &basic_nic::m_efficiency, "1",
             "Sustained fraction of line rate the NIC engine reaches (inceptionn.md §VII-C: the "
-            "VC709 reference design reached ~2.1 of 10 Gb/s, i.e. 0.21; the X540 ~1). Also "
-            "stands in for a software stack that cannot feed the NIC faster: the smart-NIC "
-            "paper's MPI/TCP ring, 0.142 of 100 Gb/s per driving thread, fitted on smartnic.md "
-            "§III Fig. 2a (configs/papers/smartnic/nodes.yaml)")
+            "VC709 reference design reached ~2.1 of 10 Gb/s, i.e. 0.21; the X540 ~1). The "
+            "NIC's own limit: a software stack that cannot feed it faster is host.cpu's "
+            "comm_thread_rate, which paces each message (nic_msg_ext pace)")
         .range("0.001", "1");
     d.param("mtu", &basic_nic::m_mtu, "1500B", "IP MTU (IEEE 802.3 standard frame)")
         .range("576B", "9216B");
