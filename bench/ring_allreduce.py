@@ -32,7 +32,11 @@ templates:
       # 59.7 GB/s, is not what limits the ring).
       host: {{type: host.cpu, node_id: "${{index}}", memory_chunk: 1MiB}}
       mem: {{type: memory, bandwidth: 59.7GB/s, latency: 80ns, size: 4GiB, ports: 2}}
-      nic: {{type: nic.basic, node_id: "${{index}}", rate: 10Gb/s}}
+      # dma_burst 4 KiB (default 256 B, the PCIe max payload size): with no pcie.link here the
+      # NIC's bursts are plain memory requests, and a 1500 B frame's fetch or write-back is one
+      # request instead of six.  The simulated time moves by 126 ps of 120.7 ms at N = 64 and
+      # 510 ps of 123.0 ms at N = 256 (4e-9).
+      nic: {{type: nic.basic, node_id: "${{index}}", rate: 10Gb/s, dma_burst: 4KiB}}
       link: {{type: ethernet.link, rate: 10Gb/s, propagation: 10ns}}
     connections:
       - host.mem -> mem.target[0]
