@@ -2,7 +2,7 @@
 """Runs trainvp's benchmarks and writes docs/performance.md.
 
     python3 bench/run_benchmarks.py [--build build] [--quick] [--ring-nodes 4,16,64,256,1024]
-                                    [--instr-nodes 64,128,256]
+                                    [--repeats 3] [--instr-nodes 64,128,256]
 
 Every figure in the report is printed next to the command that produced it.  Benchmarks are
 measurements, never assertions: nothing here fails on a slow machine.
@@ -131,6 +131,9 @@ def main():
                     help="node counts of the 64 MiB ring all-reduce at message level")
     ap.add_argument("--ring-timeout", type=float, default=900,
                     help="seconds after which a ring size is recorded as not finished")
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="runs per ring size; the median (by whole-process wall time) is "
+                    "reported with the range: wall time on a shared VM varies run to run")
     ap.add_argument("--instr-nodes", default="64,128,256",
                     help="ring sizes whose simulation is counted in instructions (valgrind "
                     "--tool=callgrind, if installed; empty: skip)")
@@ -212,14 +215,19 @@ def main():
         run([sys.executable, "bench/ring_allreduce.py", str(n), cfg])
         cmd = [f"{b}/bench/platform_bench", os.path.relpath(cfg, ROOT), "tx_messages"]
         try:
-            r, wall = timed_bench(cmd, args.ring_timeout)
+            runs = sorted((timed_bench(cmd, args.ring_timeout)
+                           for _ in range(max(1, args.repeats))), key=lambda x: x[1])
         except subprocess.TimeoutExpired:
             rows.append((f"N = {n}", f"not finished within {args.ring_timeout:.0f} s"))
             continue
+        r, wall = runs[len(runs) // 2]
+        spread = (f" (median of {len(runs)} runs; {runs[0][1]:.2f}-{runs[-1][1]:.2f} s)"
+                  if len(runs) > 1 else "")
         steps = 2 * (n - 1)
         points.append((n * steps, wall, r["wall_s"]))
         rows.append((f"N = {n}", f"{steps} steps; iteration {r['sim_s'] * 1e3:.2f} ms simulated; "
-                     f"{r['count']:,.0f} messages; wall {wall:.2f} s (set-up {r['setup_s']:.2f} s, "
+                     f"{r['count']:,.0f} messages; wall {wall:.2f} s{spread} (set-up "
+                     f"{r['setup_s']:.2f} s, "
                      f"simulation {r['wall_s']:.2f} s); {r['per_wall_s']:,.0f} messages per wall "
                      f"second of simulation ({r['per_wall_s'] / kernel_rate:.4f} per kernel "
                      f"event); {r['sim_s_per_wall_s']:.3g} simulated s per wall s; peak RSS "
