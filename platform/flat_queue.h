@@ -41,6 +41,10 @@ public:
             m_head = 0;
         }
     }
+    void clear() {
+        m_items.clear();
+        m_head = 0;
+    }
     void reserve_more(std::size_t n) { m_items.reserve(m_items.size() + n); }
 
 private:

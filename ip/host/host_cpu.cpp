@@ -691,7 +691,7 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
     const std::uint64_t chunk = m_memory_chunk.bytes;
     const sc_time quantum = tlm::tlm_global_quantum::instance().get();
     memory_stream& ms = m_streams[index_of(u)];
-    std::deque<sc_time>& window = ms.window;  // completions of the last memory_outstanding chunks
+    flat_queue<sc_time>& window = ms.window;  // completions of the last memory_outstanding chunks
     tlm::tlm_generic_payload& trans = ms.trans;
     const std::size_t need = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes));
     if (ms.scratch_size < need) {

@@ -249,7 +249,7 @@ private:
     // What memory_traffic keeps across its sleeps, per unit.  `trans` also carries the unit's
     // commands to the NIC and the accelerator.
     struct memory_stream {
-        std::deque<sc_core::sc_time> window;  // completions of the chunks in flight
+        flat_queue<sc_core::sc_time> window;  // completions of the chunks in flight
         tlm::tlm_generic_payload trans;
         std::unique_ptr<unsigned char[]> scratch;  // the transactions' data buffer
         std::size_t scratch_size = 0;

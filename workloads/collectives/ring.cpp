@@ -25,11 +25,14 @@ void ring_phase(schedule_builder& b, const std::vector<int>& members, const chun
     for (int s = 1; s <= g - 1; ++s) {
         for (int i = 0; i < g; ++i) {
             const chunk& block = blocks[static_cast<std::size_t>(mod(i - s + 1 - shift, g))];
-            const std::vector<chunk> pieces = partition(block, segments);
+            // One segment (the default) is the block itself: no vector per transfer.
+            const std::vector<chunk> pieces =
+                segments == 1 ? std::vector<chunk>{} : partition(block, segments);
             for (uint32_t k = 0; k < segments; ++k) {
                 const uint32_t round = first_round + static_cast<uint32_t>(s - 1) * segments + k;
                 b.transfer(members[static_cast<std::size_t>(i)],
-                           members[static_cast<std::size_t>((i + 1) % g)], pieces[k], kind, round);
+                           members[static_cast<std::size_t>((i + 1) % g)],
+                           segments == 1 ? block : pieces[k], kind, round);
             }
         }
     }

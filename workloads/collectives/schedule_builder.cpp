@@ -53,9 +53,12 @@ void schedule_builder::transfer(int src, int dst, const chunk& src_range, const 
 }
 
 schedule schedule_builder::finish() {
+    const auto by_round = [](const step& a, const step& b) { return a.round < b.round; };
     for (auto& rank_steps : m_schedule.steps) {
-        std::stable_sort(rank_steps.begin(), rank_steps.end(),
-                         [](const step& a, const step& b) { return a.round < b.round; });
+        // Most builders emit each rank's steps in round order already: no sort, no buffer.
+        if (!std::is_sorted(rank_steps.begin(), rank_steps.end(), by_round)) {
+            std::stable_sort(rank_steps.begin(), rank_steps.end(), by_round);
+        }
     }
     m_next_tag.clear();
     schedule out = std::move(m_schedule);
