@@ -19,9 +19,16 @@ ip_module::ip_module(const sc_core::sc_module_name& name, const params& p)
 
 namespace {
 
-// `body` with its errors turned into a failed run (sim_context::fail).
-std::function<void()> guarded(sim_context* ctx, std::string who, std::function<void()> body) {
-    return [ctx, who = std::move(who), body = std::move(body)]() {
+// `body` with its errors turned into a failed run (sim_context::fail).  A named type, not a
+// lambda in a std::function: sc_spawn keeps it by value in the process's own object, so an
+// activation reaches `body` without another heap object to load (a method runs millions of
+// times in a large platform).
+struct guarded {
+    sim_context* ctx;
+    std::string who;
+    std::function<void()> body;
+
+    void operator()() {
         try {
             body();
         } catch (const sc_core::sc_unwind_exception&) {
@@ -43,19 +50,19 @@ std::function<void()> guarded(sim_context* ctx, std::string who, std::function<v
         } catch (const std::exception& e) {
             ctx->fail("internal error in " + who + ": " + e.what());
         }
-    };
-}
+    }
+};
 
 }  // namespace
 
 void ip_module::spawn_thread(const char* name, std::function<void()> body) {
-    sc_core::sc_spawn(guarded(m_ctx, path(), std::move(body)), name);
+    sc_core::sc_spawn(guarded{m_ctx, path(), std::move(body)}, name);
 }
 
 void ip_module::spawn_method(const char* name, std::function<void()> body) {
     sc_core::sc_spawn_options o;
     o.spawn_method();
-    sc_core::sc_spawn(guarded(m_ctx, path(), std::move(body)), name, &o);
+    sc_core::sc_spawn(guarded{m_ctx, path(), std::move(body)}, name, &o);
 }
 
 }  // namespace trainvp
