@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "ip/host/accel_op_ext.h"
 #include "platform/did_you_mean.h"
@@ -315,8 +317,13 @@ void host_cpu::materialise(std::vector<ops::op> list) {
         s.tag = o.tag;
         s.tos = o.tos;
         const ops::traffic t = ops::memory_traffic(o);
-        s.read_passes = t.read_passes;
-        s.write_passes = t.write_passes;
+        if (t.read_passes > UINT16_MAX || t.write_passes > UINT16_MAX) {
+            throw std::logic_error(path() + ": op " + std::to_string(i) + " makes " +
+                                   std::to_string(t.read_passes) +
+                                   " read passes, more than a slot holds");
+        }
+        s.read_passes = static_cast<std::uint16_t>(t.read_passes);
+        s.write_passes = static_cast<std::uint16_t>(t.write_passes);
         // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
         // (collective_ops' RECV_REDUCE expansion).
         if (o.kind == op_kind::SUM && o.inputs == 2) {

@@ -84,8 +84,10 @@ private:
     enum class op_state : std::uint8_t { WAITING, RUNNING, ISSUED, DONE };
     // One op of the window: what it does (from ops::op, without its name and config location,
     // which describe() asks the source for) and how it ran.  Compact, because a 1024-node ring
-    // holds ~6,000 of them per host (docs/performance.md).
-    struct slot {
+    // holds ~6,000 of them per host (docs/performance.md).  128 B on a 64 B boundary: two cache
+    // lines per op, the fewest a host's op stream costs (at 1024 nodes every op's lines come
+    // from DRAM; at 136 B, unaligned, each op touched three).
+    struct alignas(64) slot {
         // What it does.
         double flops = 0.0;          // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
         std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
@@ -103,16 +105,16 @@ private:
         op_kind kind = op_kind::DELAY;
         op_unit unit = op_unit::CPU;
         op_phase phase = op_phase::OTHER;  // ops::phase_of
+        std::uint16_t read_passes = 0;     // ops::memory_traffic (a SUM reads `inputs` buffers,
+        std::uint16_t write_passes = 0;    // at most 1024: op_parser)
+        // Functional: a SUM adds the message of the RECV this many ops before it (0: none).
+        std::uint32_t sum_source = 0;
         std::uint8_t tos = 0;
-        std::uint32_t read_passes = 0;  // ops::memory_traffic (a SUM reads `inputs` buffers)
-        std::uint32_t write_passes = 0;
         // How it ran.
         op_state state = op_state::WAITING;
         bool matched = false;        // RECV: its message arrived
         bool recv_summed = false;    // RECV that a SUM adds in (functional)
         bool refs_previous = false;  // it waits for an op of the previous chunk
-        // Functional: a SUM adds the message of the RECV this many ops before it (0: none).
-        std::uint32_t sum_source = 0;
         sc_core::sc_time started;
         sc_core::sc_time released;  // its unit was free again
         sc_core::sc_time done_at;
@@ -121,6 +123,7 @@ private:
         sc_core::sc_time arrival;          // RECV
         std::uint64_t received_bytes = 0;  // RECV
     };
+    static_assert(sizeof(slot) == 128, "an op slot is two cache lines");
     // A chunk of the op stream in the window: ops [begin, end), their dependencies
     // m_deps[.., dep_end).
     struct chunk {
