@@ -28,6 +28,10 @@ public:
         return m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
     }
     typename std::vector<T>::const_iterator end() const { return m_items.end(); }
+    typename std::vector<T>::iterator begin() {
+        return m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
+    }
+    typename std::vector<T>::iterator end() { return m_items.end(); }
     void push_back(T v) { m_items.push_back(std::move(v)); }
     void pop_front() { drop_front(1); }
     // Drops the first n (at most size()) elements.

@@ -277,7 +277,7 @@ private:
     // The window's op names, kept only when the timeline is on (spans are labelled with them).
     bool m_keep_names = false;
     flat_queue<std::string> m_names;
-    std::deque<chunk> m_chunks;
+    flat_queue<chunk> m_chunks;
     std::size_t m_first = 0;
     std::size_t m_max_live = 0;
     // Per unit: its ops in the window not yet passed, the front one running or waiting to; how

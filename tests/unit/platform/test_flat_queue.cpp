@@ -1,8 +1,10 @@
 // flat_queue: a FIFO in one array that reclaims its dropped front.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <deque>
+#include <iterator>
 #include <string>
 
 #include "platform/flat_queue.h"
@@ -41,7 +43,21 @@ TEST(flat_queue, behaves_as_a_deque_used_as_a_fifo) {
         for (std::size_t k = 0; k < ref.size(); ++k) {
             ASSERT_EQ(q[k], ref[k]) << round << " " << k;
         }
+        if (!ref.empty()) {
+            ASSERT_EQ(q.back(), ref.back());
+        }
+        // Iteration runs from the front, as the deque's does, const or not.
+        ASSERT_TRUE(std::equal(q.begin(), q.end(), ref.begin(), ref.end())) << round;
+        const flat_queue<std::string>& cq = q;
+        ASSERT_EQ(static_cast<std::size_t>(std::distance(cq.begin(), cq.end())), ref.size());
     }
+    ASSERT_FALSE(ref.empty());
+    for (std::string& v : q) v += "!";
+    EXPECT_EQ(q.front(), ref.front() + "!");
+    EXPECT_EQ(q.back(), ref.back() + "!");
+    q.clear();
+    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(q.size(), 0u);
     q.drop_front(q.size());
     EXPECT_TRUE(q.empty());
     q.push_back("x");
