@@ -53,7 +53,7 @@ std::string stats_report::json() const {
     }
     doc["run"] = run;
     // ordered_json finds a key by a linear search, so looking each row's block up in `blocks`
-    // made the report quadratic in the block count (seconds at 1024 nodes).  Blocks are kept in
+    // made the report quadratic in the block count (~0.2 s at 1024 nodes).  Blocks are kept in
     // first-seen order through an index, and appended to the object's storage (an ordered_map is
     // a vector of pairs) without a search: each key is added once.
     ordered_json blocks = ordered_json::object();

@@ -319,8 +319,9 @@ void host_cpu::materialise(std::vector<ops::op> list) {
         const ops::traffic t = ops::memory_traffic(o);
         if (t.read_passes > UINT16_MAX || t.write_passes > UINT16_MAX) {
             throw std::logic_error(path() + ": op " + std::to_string(i) + " makes " +
-                                   std::to_string(t.read_passes) +
-                                   " read passes, more than a slot holds");
+                                   std::to_string(t.read_passes) + " read and " +
+                                   std::to_string(t.write_passes) +
+                                   " write passes over memory, more than a slot holds (65535)");
         }
         s.read_passes = static_cast<std::uint16_t>(t.read_passes);
         s.write_passes = static_cast<std::uint16_t>(t.write_passes);
