@@ -264,7 +264,8 @@ private:
     // referred to up to the newest materialised one: ops [m_first, m_first + m_window.size())
     // of the stream, their dependencies m_deps (each the distance back to the op waited for;
     // positions from m_deps_first).  A unit materialises the next chunk when it has run all its
-    // ops so far.
+    // ops so far.  What every op or message touches is declared together, up to m_sends_pending
+    // (a few cache lines: at 1024 nodes each line of a host is a miss per visit).
     std::unique_ptr<ops::op_source> m_source;
     std::size_t m_chunks_total = 0;
     std::size_t m_next_chunk = 0;
@@ -274,28 +275,38 @@ private:
     flat_queue<slot> m_window;
     flat_queue<std::uint32_t> m_deps;
     std::size_t m_deps_first = 0;
-    // The window's op names, kept only when the timeline is on (spans are labelled with them).
-    bool m_keep_names = false;
-    flat_queue<std::string> m_names;
     flat_queue<chunk> m_chunks;
     std::size_t m_first = 0;
-    std::size_t m_max_live = 0;
     // Per unit: its ops in the window not yet passed, the front one running or waiting to; how
     // many it has passed, and how many it has in the whole stream.
     std::array<flat_queue<std::size_t>, ops::k_op_units> m_unit_ops;
     std::array<std::size_t, ops::k_op_units> m_unit_passed{};
     std::array<std::size_t, ops::k_op_units> m_unit_total{};
-    // Per unit: the event it waits on, and the op it waits for (k_none: none, or its message).
-    // Only the unit an event concerns is woken, at the time it can go on.
-    std::array<sc_core::sc_event, ops::k_op_units> m_wake;
+    // Per unit: the op it waits for (k_none: none, or its message); m_wake below is the event.
     std::array<std::size_t, ops::k_op_units> m_waits_for;
     std::size_t m_done = 0;
+    sc_core::sc_time m_last_done;
+    bool m_record_runs = true;
+    // The window's op names, kept only when the timeline is on (spans are labelled with them).
+    bool m_keep_names = false;
+    // Messages.
+    std::uint64_t m_next_msg_id = 0;
+    // The SEND op of each message awaiting SEND_DONE, by message id: m_sends[id - m_sends_base],
+    // k_none once done (ids are handed out in order and mostly complete in order, so this
+    // stays short; no node allocated per message as a map would).
+    flat_queue<std::size_t> m_sends;
+    std::uint64_t m_sends_base = 0;
+    std::size_t m_sends_pending = 0;
+
+    flat_queue<std::string> m_names;
+    std::size_t m_max_live = 0;
+    // Per unit: the event it waits on.  Only the unit an event concerns is woken, at the time
+    // it can go on.
+    std::array<sc_core::sc_event, ops::k_op_units> m_wake;
     // The breakdown's records of the retired chunks' ops (compact: critical_path.h's op_run),
     // and the last op recorded per unit.
-    bool m_record_runs = true;
     workloads::host_run m_run;
     std::array<std::size_t, ops::k_op_units> m_run_last{};
-    sc_core::sc_time m_last_done;
     sc_core::sc_event m_all_done;
     bool m_finished = false;
     bool m_has_workload = false;
@@ -312,14 +323,6 @@ private:
     std::uint64_t m_expected_address = 0;
     std::vector<double> m_expected, m_allowance;
 
-    // Messages.
-    std::uint64_t m_next_msg_id = 0;
-    // The SEND op of each message awaiting SEND_DONE, by message id: m_sends[id - m_sends_base],
-    // k_none once done (ids are handed out in order and mostly complete in order, so this
-    // stays short; no node allocated per message as a map would).
-    flat_queue<std::size_t> m_sends;
-    std::uint64_t m_sends_base = 0;
-    std::size_t m_sends_pending = 0;
     std::deque<arrival> m_unexpected;
 
     // Statistics.
