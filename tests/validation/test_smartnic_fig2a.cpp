@@ -3,14 +3,15 @@
 // 100 GbE, MPI ring.  The naive implementation (baseline_naive.yaml: all-reduce after the
 // backward pass, one thread drives it) is the calibration point: the per-thread throughput of
 // the software ring (nodes.yaml, host.cpu comm_thread_rate 14.1 Gb/s) is fitted so that the
-// exposed all-reduce is 51 % of its iteration.  The overlapped implementation (baseline.yaml: 2 comm
-// cores, layer-wise overlap) is then a prediction: exposed all-reduce 50x less, total 1.85x
+// exposed all-reduce is 51 % of its iteration.  The overlapped implementation (baseline.yaml: 2
+// comm cores, layer-wise overlap) is then a prediction: exposed all-reduce 50x less, total 1.85x
 // less, backward +11 % (all unmasked numbers of §III).  Fig. 4a's direction (the smart NIC is
 // faster than the baseline; its amounts are held out) is checked at batch 448 and 1792.
 //
 // Message granularity: it agrees with packet level on these configs within 0.002 % (measured:
-// naive 634.836 ms at both; test_granularity checks the family) and runs 3-5x faster.  "Exposed all-reduce" = iteration time - forward - backward -
-// update on the iteration's critical path (the `iteration` block of stats.json).
+// naive 634.836 ms at both; test_granularity checks the family) and runs 3-5x faster.  "Exposed
+// all-reduce" = iteration time - forward - backward - update on the iteration's critical path (the
+// `iteration` block of stats.json).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

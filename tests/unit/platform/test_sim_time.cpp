@@ -11,9 +11,9 @@ namespace trainvp {
 namespace {
 
 TEST(sim_time, ps_time_equals_from_value) {
-    for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{999},
-                            std::uint64_t{1} << 32, (std::uint64_t{1} << 63) + 12345,
-                            ~std::uint64_t{0}}) {
+    for (std::uint64_t v :
+         {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{999}, std::uint64_t{1} << 32,
+          (std::uint64_t{1} << 63) + 12345, ~std::uint64_t{0}}) {
         EXPECT_EQ(ps_time(v), sc_core::sc_time::from_value(v)) << v;
         EXPECT_EQ(ps_time(v).value(), v);
     }
