@@ -49,8 +49,9 @@ void basic_nic::host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    m_tx_queue.push_back(message{*ext, sim_now() + delay});
-    m_tx_queue_level.change_at(sim_now() + delay, +1);
+    const sc_core::sc_time posted = sim_now() + delay;
+    m_tx_queue.push_back(message{*ext, posted});
+    m_tx_queue_level.change_at(posted, +1);
     m_tx_wake.notify(delay);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
