@@ -279,10 +279,13 @@ void host_cpu::materialise(std::vector<ops::op> list) {
     // (a chunk is only dropped once the next one's references to it are done).
     const std::size_t previous = m_chunks.empty() ? ch.begin : m_chunks.back().begin;
     m_window.reserve_more(list.size());
+    m_status.reserve_more(list.size());
+    if (m_record_runs) m_records.reserve_more(list.size());
     for (std::size_t k = 0; k < list.size(); ++k) {
         const std::size_t i = ch.begin + k;
         const ops::op& o = list[k];
         slot s;
+        op_status st;
         s.dep_count = static_cast<std::uint32_t>(o.after.size());
         const bool near = s.dep_count <= k_inline_deps;
         if (near) {
@@ -297,7 +300,7 @@ void host_cpu::materialise(std::vector<ops::op> list) {
                     path() + ": op " + std::to_string(i) + " waits for op " + std::to_string(d) +
                     (d >= i ? ", a later one" : ", before the previous chunk of its stream"));
             }
-            if (d < ch.begin) s.refs_previous = true;
+            if (d < ch.begin) st.refs_previous = true;
             const auto distance = static_cast<std::uint32_t>(i - d);
             if (near) {
                 s.near[k_dep++] = distance;
@@ -305,7 +308,7 @@ void host_cpu::materialise(std::vector<ops::op> list) {
                 m_deps.push_back(distance);
             }
         }
-        if (s.refs_previous) ++ch.refs_not_done;
+        if (st.refs_previous) ++ch.refs_not_done;
         s.kind = o.kind;
         s.unit = o.unit;
         s.phase = ops::phase_of(o);
@@ -329,16 +332,18 @@ void host_cpu::materialise(std::vector<ops::op> list) {
         // (collective_ops' RECV_REDUCE expansion).
         if (o.kind == op_kind::SUM && o.inputs == 2) {
             for (std::size_t d : o.after) {
-                slot& r = op_at(d);  // d < i: already in the window
+                const slot& r = op_at(d);  // d < i: already in the window
                 if (r.kind == op_kind::RECV && r.address == o.address && r.bytes == o.bytes) {
                     s.sum_source = static_cast<std::uint32_t>(i - d);
-                    r.recv_summed = true;
+                    status_of(d).recv_summed = true;
                     break;
                 }
             }
         }
         m_unit_ops[index_of(o.unit)].push_back(i);
         m_window.push_back(s);
+        m_status.push_back(st);
+        if (m_record_runs) m_records.push_back(run_record{});
         if (m_keep_names) m_names.push_back(o.name);
     }
     ch.dep_end = m_deps_first + m_deps.size();
@@ -359,6 +364,8 @@ void host_cpu::retire_chunks() {
         }
         const std::size_t n = c.end - c.begin;
         m_window.drop_front(n);
+        m_status.drop_front(n);
+        if (m_record_runs) m_records.drop_front(n);
         if (m_keep_names) m_names.drop_front(n);
         m_deps.drop_front(c.dep_end - m_deps_first);
         m_deps_first = c.dep_end;
@@ -384,8 +391,7 @@ std::uint8_t* host_cpu::data_at(std::uint64_t address, std::uint64_t bytes) {
 }
 
 // Functional mode: what a completed RECV (or the SUM reading it) does to the region.
-void host_cpu::apply_received(std::size_t i) {
-    const slot& o = op_at(i);
+void host_cpu::apply_received(std::size_t i, const slot& o) {
     if (o.kind == op_kind::SUM) {
         if (o.sum_source == 0) return;
         auto it = m_recv_data.find(i - o.sum_source);
@@ -403,7 +409,7 @@ void host_cpu::apply_received(std::size_t i) {
         m_recv_data.erase(it);
         return;
     }
-    if (o.recv_summed) return;  // its SUM adds it
+    if (status_of(i).recv_summed) return;  // its SUM adds it
     auto it = m_recv_data.find(i);
     if (it == m_recv_data.end()) return;
     std::uint8_t* dst = data_at(o.address, o.bytes);
@@ -421,13 +427,13 @@ void host_cpu::wake(std::size_t u, const sc_time& at) {
     m_wake[u].notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
-void host_cpu::mark_done(std::size_t i, const sc_time& at) {
-    slot& s = op_at(i);
+void host_cpu::mark_done(std::size_t i, op_kind k, const sc_time& at) {
+    op_status& s = status_of(i);
     s.state = op_state::DONE;
     s.done_at = at;
     ++m_done;
     if (at > m_last_done) m_last_done = at;
-    ++*m_ops_of[static_cast<std::size_t>(s.kind)];
+    ++*m_ops_of[static_cast<std::size_t>(k)];
     for (chunk& c : m_chunks) {
         if (i < c.begin || i >= c.end) continue;
         --c.not_done;
@@ -442,10 +448,18 @@ void host_cpu::mark_done(std::size_t i, const sc_time& at) {
     retire_chunks();
 }
 
-void host_cpu::record(std::size_t i, op_unit u, const sc_time& start, const sc_time& unit_free) {
-    slot& o = op_at(i);
+void host_cpu::record(const unit_run& r, op_unit u) {
+    const slot& o = r.what;
+    const std::size_t i = r.op;
+    const sc_time& start = r.start;
+    const sc_time& unit_free = r.end;
     const double t = ns(unit_free - start);
-    o.released = unit_free;
+    if (m_record_runs) {
+        run_record& rec = m_records[i - m_first];
+        rec.released = unit_free;
+        rec.arrival = r.arrival;
+        rec.msg_id = r.msg_id;
+    }
     m_busy_ns[index_of(u)]->add(t);
     m_busy[index_of(u)]->busy(start, unit_free);
     switch (o.kind) {
@@ -503,22 +517,28 @@ void host_cpu::unit_step(op_unit u) {
                 }
                 if (list.empty()) return;  // done: no trigger, the unit never runs again
                 r.op = list.front();
+                r.what = op_at(r.op);
                 r.dep = 0;
                 r.ready = now;
+                r.matched = false;
+                r.arrival = sc_core::SC_ZERO_TIME;
+                r.received_bytes = 0;
+                r.msg_id = 0;
                 r.phase = unit_phase::DEPS;
                 break;
             }
             case unit_phase::DEPS: {
                 // Every op in `after` done, and its completion time reached.
                 const std::size_t i = r.op;
-                for (; r.dep < op_at(i).dep_count; ++r.dep) {
-                    const slot& d = op_at(dep(i, r.dep));
-                    if (d.state != op_state::DONE) {
-                        m_waits_for[w] = dep(i, r.dep);
+                for (; r.dep < r.what.dep_count; ++r.dep) {
+                    const std::size_t d = dep(i, r.what, r.dep);
+                    const op_status& ds = status_of(d);
+                    if (ds.state != op_state::DONE) {
+                        m_waits_for[w] = d;
                         next_trigger(m_wake[w]);
                         return;
                     }
-                    r.ready = std::max(r.ready, d.done_at);
+                    r.ready = std::max(r.ready, ds.done_at);
                 }
                 m_waits_for[w] = k_none;
                 r.phase = unit_phase::START;
@@ -533,27 +553,27 @@ void host_cpu::unit_step(op_unit u) {
                 break;
             case unit_phase::MEMORY:
                 if (!memory_traffic(r, u, now)) return;
-                r.end = r.last + compute_time(op_at(r.op).flops, u);
+                r.end = r.last + compute_time(r.what.flops, u);
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
                 break;
             case unit_phase::RECV_MATCH: {
-                slot& o = op_at(r.op);
+                const slot& o = r.what;
                 // nic_notify_b_transport wakes this unit at the arrival of its message.
-                if (!o.matched) {
+                if (!r.matched) {
                     next_trigger(m_wake[w]);
                     return;
                 }
-                if (o.received_bytes != o.bytes) {
+                if (r.received_bytes != o.bytes) {
                     throw sim_error(path() + ": " + describe(r.op) + " expects " +
                                     std::to_string(o.bytes) + " B from node " +
                                     std::to_string(o.peer) + " with tag " + std::to_string(o.tag) +
-                                    ", but the message has " + std::to_string(o.received_bytes) +
+                                    ", but the message has " + std::to_string(r.received_bytes) +
                                     " B");
                 }
-                if (o.arrival < r.start) ++m_unexpected_count;
+                if (r.arrival < r.start) ++m_unexpected_count;
                 const sc_time ready = r.start + ps_time(m_recv_overhead.ps);
-                r.end = std::max(ready, o.arrival);
+                r.end = std::max(ready, r.arrival);
                 m_recv_wait_ns.sample(ns(r.end - ready));
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
@@ -579,10 +599,11 @@ void host_cpu::unit_step(op_unit u) {
 
 void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
     const std::size_t i = r.op;
-    slot& o = op_at(i);
-    o.state = op_state::RUNNING;
-    o.started = now;
+    const slot& o = r.what;
+    status_of(i).state = op_state::RUNNING;
     r.start = now;
+    // Recorded now too: a run stopped while the op runs reports when it started.
+    if (m_record_runs) m_records[i - m_first].started = now;
     r.phase = unit_phase::FINISH;
     switch (o.kind) {
         case op_kind::COMPUTE:
@@ -603,12 +624,12 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
         case op_kind::GPU_COMPUTE:
         case op_kind::COPY_TO_HOST:
         case op_kind::COPY_TO_GPU:
-            r.end = post_accel(i);
+            r.end = post_accel(r);
             progress_until(r.end);
             break;
         case op_kind::SEND:
         case op_kind::ALLREDUCE:  // posted like a send; done at the NIC's SEND_DONE
-            r.end = post_send(i);
+            r.end = post_send(r);
             progress_until(r.end);
             break;
         case op_kind::RECV:
@@ -617,15 +638,17 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             // and tag).
             for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
                 if (it->peer == o.peer && it->tag == o.tag) {
-                    o.matched = true;
-                    o.arrival = it->at;
-                    o.received_bytes = it->bytes;
+                    r.matched = true;
+                    status_of(i).matched = true;
+                    r.arrival = it->at;
+                    r.received_bytes = it->bytes;
                     if (it->data) m_recv_data[i] = it->data;
-                    o.msg_id = it->msg_id;
+                    r.msg_id = it->msg_id;
                     m_unexpected.erase(it);
                     break;
                 }
             }
+            if (!r.matched) m_posted[index_of(u)] = posted_recv{i, o.peer, o.tag};
             r.phase = unit_phase::RECV_MATCH;
             break;
         case op_kind::DELAY:
@@ -637,13 +660,13 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
 
 void host_cpu::finish_op(const unit_run& r, op_unit u) {
     const std::size_t i = r.op;
-    const slot& o = op_at(i);
+    const slot& o = r.what;
     switch (o.kind) {
         case op_kind::COMPUTE:
         case op_kind::SUM:
         case op_kind::UPDATE:
             m_flops.add(o.flops);
-            if (o.kind == op_kind::SUM) apply_received(i);
+            if (o.kind == op_kind::SUM) apply_received(i, o);
             break;
         case op_kind::COPY_TO_GPU:
             m_bytes_to_gpu += o.bytes;
@@ -654,7 +677,7 @@ void host_cpu::finish_op(const unit_run& r, op_unit u) {
         case op_kind::SEND:
         case op_kind::ALLREDUCE:
             // The unit is free once the NIC holds the descriptor; the op is done at SEND_DONE.
-            record(i, u, r.start, r.end);
+            record(r, u);
             return;
         case op_kind::RECV: {
             m_bytes_received += o.bytes;
@@ -664,15 +687,15 @@ void host_cpu::finish_op(const unit_run& r, op_unit u) {
                                 std::to_string(it->second->size()) + " B of data for " +
                                 std::to_string(o.bytes) + " B");
             }
-            apply_received(i);
+            apply_received(i, o);
             break;
         }
         case op_kind::GPU_COMPUTE:
         case op_kind::DELAY:
             break;
     }
-    record(i, u, r.start, r.end);
-    mark_done(i, r.end);
+    record(r, u);
+    mark_done(i, o.kind, r.end);
 }
 
 void host_cpu::finish_when_done() {
@@ -693,7 +716,7 @@ sc_time host_cpu::compute_time(double flops, op_unit u) const {
 }
 
 bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
-    const slot& o = op_at(r.op);
+    const slot& o = r.what;
     const std::uint32_t passes = o.read_passes + o.write_passes;
     if (o.bytes == 0 || passes == 0) return true;
     const std::uint64_t chunk = m_memory_chunk.bytes;
@@ -765,8 +788,9 @@ tlm::tlm_generic_payload& host_cpu::command(op_unit u) {
     return trans;
 }
 
-sc_time host_cpu::post_accel(std::size_t i) {
-    const slot& o = op_at(i);
+sc_time host_cpu::post_accel(const unit_run& r) {
+    const slot& o = r.what;
+    const std::size_t i = r.op;
     accel_op_ext ext;
     switch (o.kind) {
         case op_kind::GPU_COMPUTE:
@@ -794,22 +818,31 @@ sc_time host_cpu::post_accel(std::size_t i) {
     return sim_now() + delay;
 }
 
-sc_time host_cpu::post_send(std::size_t i) {
-    slot& o = op_at(i);
-    o.msg_id = m_next_msg_id++;
-    m_sends.push_back(i);  // at o.msg_id - m_sends_base
+sc_time host_cpu::post_send(unit_run& r) {
+    const slot& o = r.what;  // the unit's copy: valid after a SEND_DONE within b_transport
+    const std::size_t i = r.op;
+    r.msg_id = m_next_msg_id++;
+    if (m_record_runs) m_records[i - m_first].msg_id = r.msg_id;
+    pending_send p;
+    p.op = i;
+    p.started = r.start;
+    p.bytes = o.bytes;
+    p.address = o.address;
+    p.kind = o.kind;
+    p.tos = o.tos;
+    m_sends.push_back(p);  // at r.msg_id - m_sends_base
     ++m_sends_pending;
     // The unit moves on once the NIC holds the descriptor (and, with comm_thread_rate, its
     // threads have moved the bytes); the op completes at SEND_DONE, which may even arrive
     // before b_transport returns.
-    o.state = op_state::ISSUED;
+    status_of(i).state = op_state::ISSUED;
     nic_msg_ext ext;
     const bool allreduce = o.kind == op_kind::ALLREDUCE;
     ext.what = allreduce ? nic_msg_ext::op::ALLREDUCE : nic_msg_ext::op::SEND;
     ext.peer = o.peer;
     ext.bytes = o.bytes;
     ext.tos = o.tos;
-    ext.msg_id = o.msg_id;
+    ext.msg_id = r.msg_id;
     ext.host_addr = o.address;
     ext.tag = o.tag;
     // The software's per-byte cost (comm_thread_rate): the message's bytes leave no faster than
@@ -823,20 +856,17 @@ sc_time host_cpu::post_send(std::size_t i) {
     tlm::tlm_generic_payload& trans = command(o.unit);
     trans.set_extension(&ext);
     sc_time delay = ps_time(m_send_overhead.ps);
-    // The NIC may report SEND_DONE before it returns: `o` is not valid after it (mark_done).
-    const std::uint32_t peer = o.peer;
-    const std::uint64_t bytes = o.bytes;
     nic->b_transport(trans, delay);
     trans.clear_extension(&ext);
     if (trans.is_response_error()) {
         throw sim_error(path() + ": " + describe(i) +
-                        (allreduce ? std::string() : " to node " + std::to_string(peer)) +
+                        (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
                         " was refused by the NIC: " + trans.get_response_string());
     }
     sc_time free = sim_now() + delay;
     // The threads moving the bytes through the software stack are busy while they do: the
     // unit is free bytes / pace after the descriptor (ip/host/README.md, "send").
-    if (pace > 0.0) free += ps_time(units::bandwidth{pace}.transfer_time(bytes).ps);
+    if (pace > 0.0) free += ps_time(units::bandwidth{pace}.transfer_time(o.bytes).ps);
     return free;
 }
 
@@ -855,44 +885,44 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
     const sc_time at = sim_now() + delay;
     if (ext->what == nic_msg_ext::op::SEND_DONE) {
         const std::uint64_t k = ext->msg_id - m_sends_base;  // wraps if below the base
-        if (ext->msg_id < m_sends_base || k >= m_sends.size() || m_sends[k] == k_none) {
+        if (ext->msg_id < m_sends_base || k >= m_sends.size() || m_sends[k].op == k_none) {
             throw sim_error(path() + ": SEND_DONE for message " + std::to_string(ext->msg_id) +
                             ", which this host never sent or has completed");
         }
-        const std::size_t i = m_sends[k];
-        m_sends[k] = k_none;
+        const pending_send p = m_sends[k];
+        m_sends[k].op = k_none;
         --m_sends_pending;
         std::size_t finished = 0;
-        while (finished < m_sends.size() && m_sends[finished] == k_none) ++finished;
+        while (finished < m_sends.size() && m_sends[finished].op == k_none) ++finished;
         m_sends.drop_front(finished);
         m_sends_base += finished;
-        const slot& o = op_at(i);
         // Posted when its unit had spent send_overhead on it.
-        m_send_latency_ns.sample(ns(at - (o.started + ps_time(m_send_overhead.ps))));
-        if (o.kind == op_kind::SEND) m_bytes_sent += o.bytes;
+        m_send_latency_ns.sample(ns(at - (p.started + ps_time(m_send_overhead.ps))));
+        if (p.kind == op_kind::SEND) m_bytes_sent += p.bytes;
         // Functional, compressed: the NIC returns the payload as its receivers decode it; the
         // sender keeps the same values (ip/nic/inceptionn_nic.h).
-        if (ext->data && o.tos == k_tos_compressible) {
-            std::uint8_t* dst = data_at(o.address, o.bytes);
-            if (dst != nullptr && ext->data->size() == o.bytes) {
-                std::memcpy(dst, ext->data->data(), o.bytes);
+        if (ext->data && p.tos == k_tos_compressible) {
+            std::uint8_t* dst = data_at(p.address, p.bytes);
+            if (dst != nullptr && ext->data->size() == p.bytes) {
+                std::memcpy(dst, ext->data->data(), p.bytes);
             }
         }
-        mark_done(i, at);
+        mark_done(p.op, p.kind, at);
     } else if (ext->what == nic_msg_ext::op::RECEIVED) {
         // A receive running on a unit takes the message; otherwise it is unexpected.
         bool taken = false;
         for (std::size_t u = 0; u < ops::k_op_units && !taken; ++u) {
-            if (m_unit_ops[u].empty()) continue;
-            const std::size_t i = m_unit_ops[u].front();
-            slot& s = op_at(i);
-            if (s.kind != op_kind::RECV || s.state != op_state::RUNNING || s.matched) continue;
-            if (s.peer != ext->peer || s.tag != ext->tag) continue;
-            s.matched = true;
-            s.arrival = at;
-            s.received_bytes = ext->bytes;
+            posted_recv& p = m_posted[u];
+            if (p.op == k_none || p.peer != ext->peer || p.tag != ext->tag) continue;
+            const std::size_t i = p.op;
+            p.op = k_none;
+            status_of(i).matched = true;
+            unit_run& r = m_units[u];
+            r.matched = true;
+            r.arrival = at;
+            r.received_bytes = ext->bytes;
             if (ext->data) m_recv_data[i] = ext->data;
-            s.msg_id = ext->msg_id;
+            r.msg_id = ext->msg_id;
             taken = true;
             wake(u, at);
         }
@@ -921,27 +951,30 @@ std::string host_cpu::pending_work() const {
         if (m_unit_ops[u].empty()) continue;
         const std::size_t i = m_unit_ops[u].front();
         const slot& s = op_at(i);
+        const op_status& st = status_of(i);
         std::string what =
             std::string(ops::unit_name(static_cast<op_unit>(u))) + ": " + describe(i) + " ";
-        if (s.state == op_state::WAITING) {
+        if (st.state == op_state::WAITING) {
             std::vector<std::string> deps;
             for (std::uint32_t k = 0; k < s.dep_count; ++k) {
-                if (op_at(dep(i, k)).state != op_state::DONE) deps.push_back(describe(dep(i, k)));
+                if (status_of(dep(i, k)).state != op_state::DONE) {
+                    deps.push_back(describe(dep(i, k)));
+                }
             }
             what += deps.empty() ? "waits to start" : "waits for " + join(deps);
-        } else if (s.kind == op_kind::RECV && !s.matched) {
+        } else if (s.kind == op_kind::RECV && !st.matched) {
             what += "waits for its message from node " + std::to_string(s.peer) + " with tag " +
-                    std::to_string(s.tag) + " (posted at " + s.started.to_string() + ")";
+                    std::to_string(s.tag) + " (posted at " + m_units[u].start.to_string() + ")";
         } else {
-            what += "is running (started at " + s.started.to_string() + ")";
+            what += "is running (started at " + m_units[u].start.to_string() + ")";
         }
         what += ", " + std::to_string(m_unit_total[u] - m_unit_passed[u] - 1) + " more after it";
         parts.push_back(what);
     }
     if (m_sends_pending > 0) {
         std::vector<std::string> sends;
-        for (const std::size_t i : m_sends) {
-            if (i != k_none) sends.push_back(describe(i));
+        for (const pending_send& p : m_sends) {
+            if (p.op != k_none) sends.push_back(describe(p.op));
         }
         parts.push_back(std::to_string(sends.size()) + " send" + (sends.size() == 1 ? "" : "s") +
                         " await SEND_DONE: " + join(sends));
@@ -953,20 +986,22 @@ std::string host_cpu::pending_work() const {
 void host_cpu::record_run(std::size_t i, workloads::host_run& run,
                           std::array<std::size_t, ops::k_op_units>& last) const {
     const slot& s = op_at(i);
+    const op_status& st = status_of(i);
+    const run_record& rec = m_records[i - m_first];
     workloads::op_run r;
     r.kind = s.kind;
     r.phase = s.phase;
     r.unit_prev = last[index_of(s.unit)];
     last[index_of(s.unit)] = i;
-    r.start_ps = s.started.value();
-    r.release_ps = s.released.value();
-    r.end_ps = s.done_at.value();
+    r.start_ps = rec.started.value();
+    r.release_ps = rec.released.value();
+    r.end_ps = st.done_at.value();
     const bool recv = s.kind == op_kind::RECV;
-    r.msg_id = recv ? 0 : s.msg_id;
-    r.matched = recv && s.matched;
+    r.msg_id = recv ? 0 : rec.msg_id;
+    r.matched = recv && st.matched;
     r.src_node = s.peer;
-    r.src_msg_id = recv ? s.msg_id : 0;
-    r.arrival_ps = s.arrival.value();
+    r.src_msg_id = recv ? rec.msg_id : 0;
+    r.arrival_ps = rec.arrival.value();
     std::vector<std::size_t> after(s.dep_count);
     for (std::uint32_t k = 0; k < s.dep_count; ++k) after[k] = dep(i, k);
     run.add(r, after);
@@ -983,7 +1018,7 @@ workloads::host_run host_cpu::ran() {
     if (!m_record_runs) return workloads::host_run{out.name, out.node_id, {}, {}};
     std::array<std::size_t, ops::k_op_units> last = m_run_last;
     for (std::size_t i = m_first; i < m_first + m_window.size(); ++i) {
-        if (op_at(i).state != op_state::DONE) break;
+        if (status_of(i).state != op_state::DONE) break;
         record_run(i, out, last);
     }
     return out;

@@ -83,18 +83,18 @@ private:
     // ISSUED: a SEND (or ALLREDUCE) the NIC holds, awaiting SEND_DONE.
     enum class op_state : std::uint8_t { WAITING, RUNNING, ISSUED, DONE };
     // One op of the window: what it does (from ops::op, without its name and config location,
-    // which describe() asks the source for) and how it ran.  Compact, because a 1024-node ring
-    // holds ~6,000 of them per host (docs/performance.md).  128 B on a 64 B boundary: two cache
-    // lines per op, the fewest a host's op stream costs (at 1024 nodes every op's lines come
-    // from DRAM; at 136 B, unaligned, each op touched three).
-    struct alignas(64) slot {
-        // What it does.
+    // which describe() asks the source for).  Written when the window takes the op in and read
+    // once, when its unit takes it (unit_run::what): ops are taken in stream order, so a host's
+    // slots are read front to back, 80 B each.  How an op stands (op_status) and how it ran
+    // (run_record) are kept apart: at 1024 nodes each line of a host is a miss per visit, and
+    // the slot used to be visited at every step of an op's life (docs/performance.md).
+    struct slot {
         double flops = 0.0;          // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
         std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
         std::uint64_t address = 0;   // host address of the buffer
         std::uint64_t delay_ps = 0;  // DELAY
-        // Its `after`, as distances back: up to k_inline_deps in `near` (no second cache line
-        // to touch per op), more in m_deps[dep_begin, + dep_count).
+        // Its `after`, as distances back: up to k_inline_deps in `near`, more in
+        // m_deps[dep_begin, + dep_count).
         union {
             std::uint64_t dep_begin = 0;
             std::array<std::uint32_t, 2> near;
@@ -110,20 +110,28 @@ private:
         // Functional: a SUM adds the message of the RECV this many ops before it (0: none).
         std::uint32_t sum_source = 0;
         std::uint8_t tos = 0;
-        // How it ran.
+    };
+    static_assert(sizeof(slot) == 80, "an op slot is 80 B");
+    // How an op stands: what the ops waiting for it read.  16 B, four to a cache line, in
+    // stream order: an op mostly waits for the few just before it, whose status shares its line.
+    // ISSUED: a SEND (or ALLREDUCE) the NIC holds, awaiting SEND_DONE.
+    struct op_status {
+        sc_core::sc_time done_at;
         op_state state = op_state::WAITING;
         bool matched = false;        // RECV: its message arrived
         bool recv_summed = false;    // RECV that a SUM adds in (functional)
         bool refs_previous = false;  // it waits for an op of the previous chunk
+    };
+    static_assert(sizeof(op_status) == 16, "an op status is 16 B");
+    // How an op ran, for the iteration breakdown: written once, when its unit is done with it,
+    // and kept only when the breakdown is recorded (simulation.breakdown).
+    struct run_record {
         sc_core::sc_time started;
         sc_core::sc_time released;  // its unit was free again
-        sc_core::sc_time done_at;
+        sc_core::sc_time arrival;   // RECV
         // SEND: its message id; RECV: the matched message's id at its source.
         std::uint64_t msg_id = 0;
-        sc_core::sc_time arrival;          // RECV
-        std::uint64_t received_bytes = 0;  // RECV
     };
-    static_assert(sizeof(slot) == 128, "an op slot is two cache lines");
     // A chunk of the op stream in the window: ops [begin, end), their dependencies
     // m_deps[.., dep_end).
     struct chunk {
@@ -158,9 +166,15 @@ private:
     struct unit_run {
         unit_phase phase = unit_phase::NEXT;
         std::size_t op = 0;      // the unit's front op
+        slot what;               // its slot, copied when the unit takes it
         std::uint32_t dep = 0;   // DEPS: the next of its `after` to check
         sc_core::sc_time ready;  // DEPS: when they were all done
         sc_core::sc_time start, end;
+        // RECV: the message matched to it (matched: it arrived); SEND: its message id.
+        bool matched = false;
+        sc_core::sc_time arrival;
+        std::uint64_t received_bytes = 0;
+        std::uint64_t msg_id = 0;
         // MEMORY: the traffic's progress (pass, offset in it, bytes issued over all passes,
         // the last completion), and a chunk's issue time it sleeps until.
         std::uint32_t pass = 0;
@@ -176,8 +190,8 @@ private:
     void finish_op(const unit_run& r, op_unit u);
     void finish_when_done();
     void wait_until(const sc_core::sc_time& t);
-    // Op i is done at `at` (now or later): wakes the unit waiting for it at that time.
-    void mark_done(std::size_t i, const sc_core::sc_time& at);
+    // Op i (of kind k) is done at `at` (now or later): wakes the unit waiting for it then.
+    void mark_done(std::size_t i, op_kind k, const sc_core::sc_time& at);
     // Wakes unit u at `at` (now: in the next delta cycle).
     void wake(std::size_t u, const sc_core::sc_time& at);
 
@@ -189,8 +203,8 @@ private:
     // accelerator.
     tlm::tlm_generic_payload& command(op_unit u);
     // Hand op i to the accelerator or the NIC; return when the unit is free again.
-    sc_core::sc_time post_accel(std::size_t i);
-    sc_core::sc_time post_send(std::size_t i);
+    sc_core::sc_time post_accel(const unit_run& r);
+    sc_core::sc_time post_send(unit_run& r);
     // The pacing rate of this host's sends, B/s: comm_thread_rate x the threads driving them
     // (comm_cores, or 1 when there are none); 0 = unpaced.
     double send_pace() const;
@@ -198,8 +212,9 @@ private:
     sc_core::sc_time compute_time(double flops, op_unit u) const;
     void nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
-    void record(std::size_t i, op_unit u, const sc_core::sc_time& start,
-                const sc_core::sc_time& unit_free);
+    // The statistics of r's op, whose unit was busy with it from r.start to r.end (and its run
+    // record, when the breakdown is kept).
+    void record(const unit_run& r, op_unit u);
     // "op 'name' (kind)" or "op [i] (kind)".
     std::string describe(std::size_t i) const;
     // Op i's name ("" when it has none): kept in the window when the timeline records spans,
@@ -224,12 +239,14 @@ private:
     // The op with stream index i: i must be in the window.
     slot& op_at(std::size_t i) { return m_window[i - m_first]; }
     const slot& op_at(std::size_t i) const { return m_window[i - m_first]; }
-    // The k-th op of i's `after`.
-    std::size_t dep(std::size_t i, std::uint32_t k) const {
-        const slot& s = op_at(i);
+    op_status& status_of(std::size_t i) { return m_status[i - m_first]; }
+    const op_status& status_of(std::size_t i) const { return m_status[i - m_first]; }
+    // The k-th op of `after` of op i, whose slot is s.
+    std::size_t dep(std::size_t i, const slot& s, std::uint32_t k) const {
         return i -
                (s.dep_count <= k_inline_deps ? s.near[k] : m_deps[s.dep_begin + k - m_deps_first]);
     }
+    std::size_t dep(std::size_t i, std::uint32_t k) const { return dep(i, op_at(i), k); }
     std::string track(op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
@@ -273,6 +290,8 @@ private:
     // Contiguous (flat_queue): a slot is one load away.  References into them do not survive
     // a retire_chunks (mark_done) or a materialise.
     flat_queue<slot> m_window;
+    flat_queue<op_status> m_status;    // the window's, in step
+    flat_queue<run_record> m_records;  // the window's, in step, when m_record_runs
     flat_queue<std::uint32_t> m_deps;
     std::size_t m_deps_first = 0;
     flat_queue<chunk> m_chunks;
@@ -284,6 +303,14 @@ private:
     std::array<std::size_t, ops::k_op_units> m_unit_total{};
     // Per unit: the op it waits for (k_none: none, or its message); m_wake below is the event.
     std::array<std::size_t, ops::k_op_units> m_waits_for;
+    // Per unit: the RECV it has started and not yet matched (op k_none: none) and what it
+    // matches, so that a RECEIVED notification reads these, not every unit's front op slot.
+    struct posted_recv {
+        std::size_t op = k_none;
+        std::uint32_t peer = 0;
+        std::uint32_t tag = 0;
+    };
+    std::array<posted_recv, ops::k_op_units> m_posted{};
     std::size_t m_done = 0;
     sc_core::sc_time m_last_done;
     bool m_record_runs = true;
@@ -292,9 +319,18 @@ private:
     // Messages.
     std::uint64_t m_next_msg_id = 0;
     // The SEND op of each message awaiting SEND_DONE, by message id: m_sends[id - m_sends_base],
-    // k_none once done (ids are handed out in order and mostly complete in order, so this
-    // stays short; no node allocated per message as a map would).
-    flat_queue<std::size_t> m_sends;
+    // op k_none once done (ids are handed out in order and mostly complete in order, so this
+    // stays short; no node allocated per message as a map would), with what SEND_DONE needs
+    // of it (its slot is not visited again).
+    struct pending_send {
+        std::size_t op = k_none;
+        sc_core::sc_time started;
+        std::uint64_t bytes = 0;
+        std::uint64_t address = 0;
+        op_kind kind = op_kind::SEND;
+        std::uint8_t tos = 0;
+    };
+    flat_queue<pending_send> m_sends;
     std::uint64_t m_sends_base = 0;
     std::size_t m_sends_pending = 0;
 
@@ -314,7 +350,7 @@ private:
     // Functional mode: [m_data_address, + m_data.size()) holds real bytes (slot::sum_source
     // says what a SUM adds); the messages of matched RECVs not applied yet, by op index.
     std::uint8_t* data_at(std::uint64_t address, std::uint64_t bytes);
-    void apply_received(std::size_t i);
+    void apply_received(std::size_t i, const slot& o);
     std::map<std::size_t, std::shared_ptr<std::vector<std::uint8_t>>> m_recv_data;
     std::uint64_t m_data_address = 0;
     std::vector<std::uint8_t> m_data;
