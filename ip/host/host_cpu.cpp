@@ -312,10 +312,14 @@ void host_cpu::materialise(std::vector<ops::op> list) {
         s.kind = o.kind;
         s.unit = o.unit;
         s.phase = ops::phase_of(o);
-        s.flops = ops::work_flops(o);
+        // flops and delay_ps share their place: a DELAY has no work, other kinds no delay.
+        if (o.kind == op_kind::DELAY) {
+            s.delay_ps = o.delay_ps;
+        } else {
+            s.flops = ops::work_flops(o);
+        }
         s.bytes = o.bytes;
         s.address = o.address;
-        s.delay_ps = o.delay_ps;
         s.peer = o.peer;
         s.tag = o.tag;
         s.tos = o.tos;

@@ -84,15 +84,17 @@ private:
     enum class op_state : std::uint8_t { WAITING, RUNNING, ISSUED, DONE };
     // One op of the window: what it does (from ops::op, without its name and config location,
     // which describe() asks the source for).  Written when the window takes the op in and read
-    // once, when its unit takes it (unit_run::what): ops are taken in stream order, so a host's
-    // slots are read front to back, 80 B each.  How an op stands (op_status) and how it ran
+    // once, when its unit takes it (unit_run::what): one cache line, read front to back as the
+    // units take their ops in stream order.  How an op stands (op_status) and how it ran
     // (run_record) are kept apart: at 1024 nodes each line of a host is a miss per visit, and
     // the slot used to be visited at every step of an op's life (docs/performance.md).
-    struct slot {
-        double flops = 0.0;          // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
-        std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
-        std::uint64_t address = 0;   // host address of the buffer
-        std::uint64_t delay_ps = 0;  // DELAY
+    struct alignas(64) slot {
+        union {
+            double flops = 0.0;       // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
+            std::uint64_t delay_ps;  // DELAY
+        };
+        std::uint64_t bytes = 0;    // traffic, buffer, copy or message size
+        std::uint64_t address = 0;  // host address of the buffer
         // Its `after`, as distances back: up to k_inline_deps in `near`, more in
         // m_deps[dep_begin, + dep_count).
         union {
@@ -111,7 +113,7 @@ private:
         std::uint32_t sum_source = 0;
         std::uint8_t tos = 0;
     };
-    static_assert(sizeof(slot) == 80, "an op slot is 80 B");
+    static_assert(sizeof(slot) == 64, "an op slot is one cache line");
     // How an op stands: what the ops waiting for it read.  16 B, four to a cache line, in
     // stream order: an op mostly waits for the few just before it, whose status shares its line.
     // ISSUED: a SEND (or ALLREDUCE) the NIC holds, awaiting SEND_DONE.

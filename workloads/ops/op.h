@@ -11,7 +11,7 @@
 
 namespace trainvp::ops {
 
-enum class op_kind {
+enum class op_kind : std::uint8_t {
     COMPUTE,       // CPU work: flops, plus bytes of memory traffic
     GPU_COMPUTE,   // accelerator work: flops, plus bytes of accelerator-memory traffic
     COPY_TO_HOST,  // accelerator -> host memory, by the accelerator's copy engine
@@ -30,7 +30,7 @@ enum class op_kind {
 };
 
 // The units a host runs ops on.  Ops on one unit run in list order; units run concurrently.
-enum class op_unit {
+enum class op_unit : std::uint8_t {
     CPU,   // the compute cores (cores - comm_cores of them)
     COMM,  // the communication cores (comm_cores): message bookkeeping, optionally sums/updates
     GPU,   // the accelerator's compute engine
@@ -39,7 +39,7 @@ enum class op_unit {
 
 // What an op's time counts as in the iteration breakdown (workloads/iteration/critical_path.h).
 // AUTO takes it from the kind (see phase_of); the training builder names forward and backward.
-enum class op_phase {
+enum class op_phase : std::uint8_t {
     AUTO,
     FORWARD,      // forward pass of a layer
     BACKWARD,     // backward pass of a layer
