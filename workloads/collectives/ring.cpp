@@ -118,6 +118,8 @@ schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments) {
     if (elements < 1) throw std::invalid_argument(name + ": needs at least 1 element");
     if (segments < 1) throw std::invalid_argument(name + ": segments must be at least 1");
     schedule_builder b(name, ranks, elements);
+    // Each rank sends once and receives once in each of the 2 (ranks - 1) x segments rounds.
+    b.reserve_per_rank(4 * static_cast<std::size_t>(ranks - 1) * segments);
     std::vector<int> members;
     for (int r = 0; r < ranks; ++r) members.push_back(r);
     const chunk all{0, elements};

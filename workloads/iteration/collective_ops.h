@@ -48,6 +48,12 @@ std::vector<ops::op> collective_ops(const collectives::schedule& s, int rank,
                                     const std::vector<std::uint32_t>& node_of_rank,
                                     const collective_op_options& o = {});
 
+// The same ops appended to `out` (which may hold ops already: set o.index_base to the list
+// index the first appended op will have).  Set-up's path: no list of its own per collective.
+void append_collective_ops(std::vector<ops::op>& out, const collectives::schedule& s, int rank,
+                           const std::vector<std::uint32_t>& node_of_rank,
+                           const collective_op_options& o = {});
+
 // The largest tag of any step of `s` (0 for a schedule without steps): the next collective of
 // the iteration can use tag_base + max_tag(s) + 1.
 std::uint32_t max_tag(const collectives::schedule& s);

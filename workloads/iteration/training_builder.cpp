@@ -305,7 +305,10 @@ std::vector<op> training_builder::build_iteration(
                         if (a >= u_index) ++a;
                     }
                     x[j].after.push_back(u_index);
-                    x[j] = with_after(x[j], x[j].after);
+                    ops::dep_list& a = x[j].after;
+                    std::sort(a.begin(), a.end());
+                    a.truncate(
+                        static_cast<std::size_t>(std::unique(a.begin(), a.end()) - a.begin()));
                 }
                 x.insert(x.begin() + static_cast<std::ptrdiff_t>(pos), u);
                 for (auto& o : x) push(std::move(o));
@@ -431,19 +434,18 @@ std::vector<op> training_builder::build_iteration(
                     continue;
                 }
                 const std::size_t base = list.size();
+                // Appended in place: a 1024-rank ring's exchange is 5,000 ops per rank, and a
+                // list of their own cost a move of each.
+                append_collective_ops(list, m_schedules[k], static_cast<int>(rank), nodes,
+                                      exchange_options(k, {start}));
                 bool weights_back = false;
-                std::vector<op> x = collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
-                                                   exchange_options(k, {start}));
-                if (list.capacity() < list.size() + x.size()) {
-                    list.reserve(std::max(2 * list.capacity(), list.size() + x.size()));
-                }
-                for (auto& o : x) {
+                for (std::size_t j = base; j < list.size(); ++j) {
                     // A worker-aggregator worker receives only the weights (one aggregator
                     // sums); what it sends after that is forwarding them (binomial return):
                     // not gradients, never marked compressible.
+                    op& o = list[j];
                     if (!ring && o.kind == op_kind::RECV) weights_back = true;
                     if (weights_back && o.kind == op_kind::SEND) o.tos = 0;
-                    push(std::move(o));
                 }
                 done[k] = frontier(list, first, base);
             }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/error.h"
+#include "workloads/ops/dep_list.h"
 
 namespace trainvp::ops {
 
@@ -74,7 +75,7 @@ struct op {
     std::string name;  // empty when the config gave none
     op_kind kind = op_kind::DELAY;
     op_unit unit = op_unit::CPU;
-    std::vector<std::size_t> after;  // indices of earlier ops in the same list
+    dep_list after;  // indices of earlier ops in the same list
 
     double flops = 0.0;          // COMPUTE, GPU_COMPUTE (SUM and UPDATE: see work_flops)
     std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
