@@ -15,60 +15,105 @@ using collectives::step_kind;
 
 namespace {
 
+// The sorted distinct ends of the non-empty ranges of `steps`.
+std::vector<std::uint64_t> bounds_of(const std::vector<step>& steps) {
+    std::vector<std::uint64_t> b;
+    b.reserve(2 * steps.size());
+    for (const step& st : steps) {
+        if (st.range.count == 0) continue;
+        // A step often repeats the range of the one before (a ring receives a block and
+        // sends it on): skipped here rather than sorted.
+        if (!b.empty() && b[b.size() - 1] == st.range.offset + st.range.count &&
+            b[b.size() - 2] == st.range.offset) {
+            continue;
+        }
+        b.push_back(st.range.offset);
+        b.push_back(st.range.offset + st.range.count);
+    }
+    std::sort(b.begin(), b.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
+    return b;
+}
+
 // Which op last wrote each element of the rank's buffer.  Every range the rank's steps touch
-// starts and ends on one of `bounds` (their sorted distinct ends), so the buffer splits into
-// the segments [bounds[j], bounds[j + 1]) and one writer per segment says it all: an op index,
-// or k_none while the segment holds the input.  A ring's ranges are each one segment, so
-// marking and asking are two binary searches and no allocation (a map of intervals cost a
-// node per write).
+// starts and ends on one of `bounds` (sorted, distinct), so the buffer splits into the
+// segments [bounds[j], bounds[j + 1]) and one writer per segment says it all: an op index,
+// or k_none while the segment holds the input.  Each step's range is the segments
+// [first[i], last[i]), found once up front; a ring's ranges are one segment each, so marking
+// and asking cost no search and no allocation (a map of intervals cost a node per write).
 class writer_map {
 public:
     static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
 
-    // `steps`: the rank's steps (only their non-empty ranges count).
-    explicit writer_map(const std::vector<step>& steps) {
-        m_bounds.reserve(2 * steps.size());
-        for (const step& st : steps) {
-            if (st.range.count == 0) continue;
-            m_bounds.push_back(st.range.offset);
-            m_bounds.push_back(st.range.offset + st.range.count);
+    // `shared`: bounds that may hold the ranks' (collective_op_options::bounds), or null.
+    writer_map(const std::vector<step>& steps, const std::vector<std::uint64_t>* shared) {
+        if (shared == nullptr || !locate(steps, *shared)) {
+            const std::vector<std::uint64_t> own = bounds_of(steps);
+            locate(steps, own);  // always succeeds
         }
-        std::sort(m_bounds.begin(), m_bounds.end());
-        m_bounds.erase(std::unique(m_bounds.begin(), m_bounds.end()), m_bounds.end());
-        m_writer.assign(m_bounds.empty() ? 0 : m_bounds.size() - 1, k_none);
     }
 
-    // Appends the ops that wrote some element of `r` (each once per run of segments).
-    void writers_of(const chunk& r, std::vector<std::size_t>& out) const {
-        if (r.count == 0) return;
+    // Appends the ops that wrote some element of step i's range (each once per run of
+    // segments).
+    void writers_of(std::size_t i, std::vector<std::size_t>& out) const {
         std::size_t last = k_none;
-        for (std::size_t j = segment(r.offset), e = segment(r.offset + r.count); j < e; ++j) {
+        for (std::uint32_t j = m_first[i]; j < m_last[i]; ++j) {
             if (m_writer[j] != k_none && m_writer[j] != last) out.push_back(m_writer[j]);
             last = m_writer[j];
         }
     }
 
-    void assign(const chunk& r, std::size_t op) {
-        if (r.count == 0) return;
-        for (std::size_t j = segment(r.offset), e = segment(r.offset + r.count); j < e; ++j) {
-            m_writer[j] = op;
-        }
+    void assign(std::size_t i, std::size_t op) {
+        for (std::uint32_t j = m_first[i]; j < m_last[i]; ++j) m_writer[j] = op;
     }
 
 private:
-    // The index of bound x (one of m_bounds).
-    std::size_t segment(std::uint64_t x) const {
-        return static_cast<std::size_t>(std::lower_bound(m_bounds.begin(), m_bounds.end(), x) -
-                                        m_bounds.begin());
+    // Finds every non-empty range's ends in `bounds`; false when one is missing.
+    bool locate(const std::vector<step>& steps, const std::vector<std::uint64_t>& bounds) {
+        m_first.assign(steps.size(), 0);
+        m_last.assign(steps.size(), 0);
+        std::size_t hint = 0;
+        // The index of x in bounds, or npos; searched near the previous one first (a rank's
+        // consecutive steps mostly touch neighbouring blocks).
+        auto find = [&](std::uint64_t x) -> std::size_t {
+            const std::size_t n = bounds.size();
+            for (std::size_t d = 0; d < 3; ++d) {
+                if (hint + d < n && bounds[hint + d] == x) return hint += d;
+                if (d > 0 && hint >= d && bounds[hint - d] == x) return hint -= d;
+            }
+            const auto it = std::lower_bound(bounds.begin(), bounds.end(), x);
+            if (it == bounds.end() || *it != x) return static_cast<std::size_t>(-1);
+            return hint = static_cast<std::size_t>(it - bounds.begin());
+        };
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const chunk& r = steps[i].range;
+            if (r.count == 0) continue;
+            const std::size_t a = find(r.offset);
+            const std::size_t b = a == static_cast<std::size_t>(-1) ? a : find(r.offset + r.count);
+            if (b == static_cast<std::size_t>(-1)) return false;
+            m_first[i] = static_cast<std::uint32_t>(a);
+            m_last[i] = static_cast<std::uint32_t>(b);
+        }
+        m_writer.assign(bounds.empty() ? 0 : bounds.size() - 1, k_none);
+        return true;
     }
 
-    std::vector<std::uint64_t> m_bounds;
-    std::vector<std::size_t> m_writer;  // per segment
+    std::vector<std::uint32_t> m_first, m_last;  // per step: its segments
+    std::vector<std::size_t> m_writer;           // per segment
 };
 
-// Sorts and drops repeats (the lists are a few entries long).
+// Sorts and drops repeats (the lists are a few entries long: insertion sort).
 void sort_unique(std::vector<std::size_t>& v) {
-    std::sort(v.begin(), v.end());
+    if (v.size() > 16) {
+        std::sort(v.begin(), v.end());
+    } else {
+        for (std::size_t i = 1; i < v.size(); ++i) {
+            const std::size_t x = v[i];
+            std::size_t j = i;
+            for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+            v[j] = x;
+        }
+    }
     v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
@@ -147,7 +192,7 @@ void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int ran
         x.after.assign(deps.data(), deps.data() + deps.size());
     };
 
-    writer_map writers(steps);                         // local indices
+    writer_map writers(steps, o.bounds);               // local indices
     std::vector<std::size_t> barrier = o.start_after;  // global indices
     sort_unique(barrier);
     // Scratch lists, kept across rounds (no allocation per op).
@@ -175,7 +220,7 @@ void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int ran
             const step& st = steps[i];
             if (st.kind != step_kind::SEND || st.range.count == 0) continue;
             deps.clear();
-            writers.writers_of(st.range, deps);
+            writers.writers_of(i, deps);
             for (std::size_t& d : deps) d = global(d);
             deps.insert(deps.end(), barrier.begin(), barrier.end());
             const std::size_t index = local_index();
@@ -196,7 +241,7 @@ void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int ran
             r.after = barrier;  // sorted, without repeats
             if (st.kind == step_kind::RECV_COPY) {
                 // The NIC lands the message in host memory; it is the range's new content.
-                writers.assign(st.range, recv_index);
+                writers.assign(i, recv_index);
                 frontier.push_back(recv_index);
                 continue;
             }
@@ -205,7 +250,7 @@ void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int ran
             // sends of an overlapping range (they must have read the round's snapshot).
             deps.clear();
             deps.push_back(recv_index);
-            writers.writers_of(st.range, deps);
+            writers.writers_of(i, deps);
             for (const auto& [range, index] : sends) {
                 if (collectives::overlaps(range, st.range)) deps.push_back(index);
             }
@@ -216,7 +261,7 @@ void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int ran
             sum.tag = 0;
             sum.inputs = 2;
             set_after(sum, deps);
-            writers.assign(st.range, sum_index);
+            writers.assign(i, sum_index);
             frontier.push_back(sum_index);
         }
 
@@ -227,6 +272,11 @@ void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int ran
         for (std::size_t f : frontier) barrier.push_back(global(f));
         sort_unique(barrier);
     }
+}
+
+std::vector<std::uint64_t> range_bounds(const schedule& s, int rank) {
+    if (rank < 0 || static_cast<std::size_t>(rank) >= s.steps.size()) return {};
+    return bounds_of(s.steps[static_cast<std::size_t>(rank)]);
 }
 
 std::uint32_t max_tag(const schedule& s) {

@@ -37,6 +37,12 @@ struct collective_op_options {
     // Ops of the enclosing list (indices < index_base) that the first round waits for, e.g.
     // the backward pass that produces the gradients.
     std::vector<std::size_t> start_after;
+    // Optional, set-up speed only: the sorted distinct ends of the step ranges of some rank of
+    // the same schedule (range_bounds()), shared by the expansions of every rank.  A rank whose
+    // ranges all start and end on them (every rank of a ring, given rank 0's) finds its
+    // ranges there instead of sorting its own; any other rank sorts its own.  The ops are the
+    // same either way.
+    const std::vector<std::uint64_t>* bounds = nullptr;
 };
 
 // The op list of `rank` for schedule `s` (which must be valid: collectives::validate()).
@@ -53,6 +59,10 @@ std::vector<ops::op> collective_ops(const collectives::schedule& s, int rank,
 void append_collective_ops(std::vector<ops::op>& out, const collectives::schedule& s, int rank,
                            const std::vector<std::uint32_t>& node_of_rank,
                            const collective_op_options& o = {});
+
+// The sorted distinct ends of rank's non-empty step ranges (empty for a rank out of range):
+// collective_op_options::bounds.
+std::vector<std::uint64_t> range_bounds(const collectives::schedule& s, int rank);
 
 // The largest tag of any step of `s` (0 for a schedule without steps): the next collective of
 // the iteration can use tag_base + max_tag(s) + 1.

@@ -177,6 +177,16 @@ training_builder::training_builder(const models::model& m, training_options o)
     // Each bucket's tag range, scanned once here: a schedule has N x steps entries, and every
     // rank's list needs the ranges (scanning per rank was O(N^3) for a ring).
     for (const auto& s : m_schedules) m_tags_of_bucket.push_back(max_tag(s) + 1);
+    // Rank 0's range ends, which every rank's expansion tries first (all of a ring's ranks
+    // find theirs there): one sort per schedule instead of one per rank.
+    for (const auto& s : m_schedules) m_bounds_of_bucket.push_back(range_bounds(s, 0));
+    // An iteration's list is reserved once: a regrowth moved every op of a 1024-rank ring.
+    m_ops_per_rank_hint = 4 * n + 8 * m_buckets.size() + 8;
+    for (const auto& s : m_schedules) {
+        std::size_t most = 0;
+        for (const auto& rank_steps : s.steps) most = std::max(most, rank_steps.size());
+        m_ops_per_rank_hint += 2 * most;  // a RECV_REDUCE step makes two ops
+    }
 
     std::vector<double> fwd, bwd;
     for (const auto& l : layers) {
@@ -242,6 +252,7 @@ std::vector<op> training_builder::build_iteration(
 
     // list[i] is op first + i of the stream; every index below is a stream index.
     std::vector<op> list;
+    list.reserve(m_ops_per_rank_hint);
     auto push = [&list, first](op o) {
         list.push_back(std::move(o));
         return first + list.size() - 1;
@@ -272,6 +283,7 @@ std::vector<op> training_builder::build_iteration(
             co.name_prefix = prefix + (ring ? "ar_" : "wa_") + m_buckets[k].name + ".";
             co.names = names;
             co.index_base = first + list.size();
+            co.bounds = &m_bounds_of_bucket[k];
             co.start_after = std::move(start);
             return co;
         };

@@ -125,6 +125,10 @@ private:
     training_options m_options;
     std::vector<collectives::schedule> m_schedules;  // per bucket, the same every iteration
     std::vector<std::uint32_t> m_tags_of_bucket;     // per bucket: max_tag(schedule) + 1
+    // Per bucket: range_bounds(schedule, 0) (collective_op_options::bounds).
+    std::vector<std::vector<std::uint64_t>> m_bounds_of_bucket;
+    // At least the ops of one iteration of any rank (its list is reserved once).
+    std::size_t m_ops_per_rank_hint = 0;
     std::vector<gradient_bucket> m_buckets;
     std::vector<std::ptrdiff_t> m_bucket_of_layer;  // -1 for a layer without parameters
     std::vector<std::uint64_t> m_layer_offset;      // gradient/weight offset of each layer
