@@ -117,17 +117,12 @@ void sort_unique(std::vector<std::size_t>& v) {
     v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-void check(const schedule& s, int rank, const std::vector<std::uint32_t>& node_of_rank,
+void check(const std::string& what, int ranks, const std::vector<std::uint32_t>& node_of_rank,
            const collective_op_options& o) {
-    const std::string what = "collective_ops(" + s.algorithm + ")";
-    if (rank < 0 || rank >= s.ranks || static_cast<std::size_t>(rank) >= s.steps.size()) {
-        throw std::invalid_argument(what + ": rank " + std::to_string(rank) + " is not in 0.." +
-                                    std::to_string(s.ranks - 1));
-    }
-    if (node_of_rank.size() != static_cast<std::size_t>(s.ranks)) {
+    if (node_of_rank.size() != static_cast<std::size_t>(ranks)) {
         throw std::invalid_argument(what + ": node_of_rank has " +
                                     std::to_string(node_of_rank.size()) + " entries for " +
-                                    std::to_string(s.ranks) + " ranks");
+                                    std::to_string(ranks) + " ranks");
     }
     if (o.element_bytes == 0) throw std::invalid_argument(what + ": element_bytes is 0");
     for (std::size_t a : o.start_after) {
@@ -138,6 +133,9 @@ void check(const schedule& s, int rank, const std::vector<std::uint32_t>& node_o
         }
     }
 }
+
+void expand(std::vector<ops::op>& out, const std::vector<step>& steps,
+            const std::vector<std::uint32_t>& node_of_rank, const collective_op_options& o);
 
 }  // namespace
 
@@ -152,12 +150,36 @@ std::vector<ops::op> collective_ops(const schedule& s, int rank,
 void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int rank,
                            const std::vector<std::uint32_t>& node_of_rank,
                            const collective_op_options& o) {
-    check(s, rank, node_of_rank, o);
+    const std::string what = "collective_ops(" + s.algorithm + ")";
+    if (rank < 0 || rank >= s.ranks || static_cast<std::size_t>(rank) >= s.steps.size()) {
+        throw std::invalid_argument(what + ": rank " + std::to_string(rank) + " is not in 0.." +
+                                    std::to_string(s.ranks - 1));
+    }
+    check(what, s.ranks, node_of_rank, o);
+    expand(out, s.steps[static_cast<std::size_t>(rank)], node_of_rank, o);
+}
+
+void append_collective_ops(std::vector<ops::op>& out, const std::vector<step>& steps, int ranks,
+                           const std::vector<std::uint32_t>& node_of_rank,
+                           const collective_op_options& o) {
+    check("collective_ops", ranks, node_of_rank, o);
+    for (const step& st : steps) {
+        if (st.peer < 0 || st.peer >= ranks) {
+            throw std::invalid_argument("collective_ops: a step's peer " + std::to_string(st.peer) +
+                                        " is not in 0.." + std::to_string(ranks - 1));
+        }
+    }
+    expand(out, steps, node_of_rank, o);
+}
+
+namespace {
+
+void expand(std::vector<ops::op>& out, const std::vector<step>& steps,
+            const std::vector<std::uint32_t>& node_of_rank, const collective_op_options& o) {
     // An empty message would still cost a descriptor, a frame and a notification on a host;
     // dropping both ends of every empty transfer only removes waits (schedule.h).  Only this
     // rank's steps are read, skipping the empty ones as collectives::without_empty_transfers
     // does (a copy of the whole schedule per rank made a 1024-rank ring's op lists cubic in N).
-    const std::vector<step>& steps = s.steps[static_cast<std::size_t>(rank)];
     std::size_t ops_made = 0;  // a RECV_REDUCE step makes two ops, the others one
     for (const step& st : steps) {
         if (st.range.count != 0) ops_made += st.kind == step_kind::RECV_REDUCE ? 2 : 1;
@@ -274,10 +296,14 @@ void append_collective_ops(std::vector<ops::op>& out, const schedule& s, int ran
     }
 }
 
+}  // namespace
+
 std::vector<std::uint64_t> range_bounds(const schedule& s, int rank) {
     if (rank < 0 || static_cast<std::size_t>(rank) >= s.steps.size()) return {};
-    return bounds_of(s.steps[static_cast<std::size_t>(rank)]);
+    return range_bounds(s.steps[static_cast<std::size_t>(rank)]);
 }
+
+std::vector<std::uint64_t> range_bounds(const std::vector<step>& steps) { return bounds_of(steps); }
 
 std::uint32_t max_tag(const schedule& s) {
     std::uint32_t t = 0;

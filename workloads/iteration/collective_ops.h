@@ -60,9 +60,18 @@ void append_collective_ops(std::vector<ops::op>& out, const collectives::schedul
                            const std::vector<std::uint32_t>& node_of_rank,
                            const collective_op_options& o = {});
 
+// One rank's steps given alone: what s.steps[rank] holds for a valid schedule `s` of `ranks`
+// ranks (collectives::ring_allreduce_steps makes a ring's without the whole schedule, which
+// set-up of a 1024-rank ring then never holds).  Throws std::invalid_argument as above, and
+// when a step's peer is not a rank.
+void append_collective_ops(std::vector<ops::op>& out, const std::vector<collectives::step>& steps,
+                           int ranks, const std::vector<std::uint32_t>& node_of_rank,
+                           const collective_op_options& o = {});
+
 // The sorted distinct ends of rank's non-empty step ranges (empty for a rank out of range):
 // collective_op_options::bounds.
 std::vector<std::uint64_t> range_bounds(const collectives::schedule& s, int rank);
+std::vector<std::uint64_t> range_bounds(const std::vector<collectives::step>& steps);
 
 // The largest tag of any step of `s` (0 for a schedule without steps): the next collective of
 // the iteration can use tag_base + max_tag(s) + 1.
