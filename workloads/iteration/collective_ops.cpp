@@ -73,11 +73,11 @@ private:
         m_first.assign(steps.size(), 0);
         m_last.assign(steps.size(), 0);
         std::size_t hint = 0;
-        // The index of x in bounds, or npos; searched near the previous one first (a rank's
-        // consecutive steps mostly touch neighbouring blocks).
+        // The index of x in bounds, or npos; searched within 4 of the previous one first (a
+        // ring rank's next lookup is at most 3 away: it walks the blocks down by one a round).
         auto find = [&](std::uint64_t x) -> std::size_t {
             const std::size_t n = bounds.size();
-            for (std::size_t d = 0; d < 3; ++d) {
+            for (std::size_t d = 0; d <= 4; ++d) {
                 if (hint + d < n && bounds[hint + d] == x) return hint += d;
                 if (d > 0 && hint >= d && bounds[hint - d] == x) return hint -= d;
             }

@@ -1,6 +1,12 @@
 #include "workloads/ops/op.h"
 
+#include <type_traits>
+
 namespace trainvp::ops {
+
+// A list of ops regrows (and a host takes one) by moving them: a throwing move would make
+// std::vector copy every op instead, strings and all.
+static_assert(std::is_nothrow_move_constructible_v<op>, "ops::op moves without throwing");
 
 const char* kind_name(op_kind k) {
     switch (k) {
