@@ -72,6 +72,11 @@ const char* phase_name(op_phase p);
 std::vector<std::string> phase_names();
 
 struct op {
+    // Provided, so that a value-initialised op (`list.emplace_back()`) is not zero-filled
+    // before its members' initialisers run (every member has one): a generated list makes
+    // 5 M ops at set-up and the zero-fill was half of the expansion's time.
+    op() noexcept {}
+
     std::string name;  // empty when the config gave none
     op_kind kind = op_kind::DELAY;
     op_unit unit = op_unit::CPU;
