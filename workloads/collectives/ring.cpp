@@ -118,6 +118,8 @@ schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments) {
     if (elements < 1) throw std::invalid_argument(name + ": needs at least 1 element");
     if (segments < 1) throw std::invalid_argument(name + ": segments must be at least 1");
     schedule_builder b(name, ranks, elements);
+    // Each rank sends once and receives once in each of the 2 (ranks - 1) x segments rounds.
+    b.reserve_per_rank(4 * static_cast<std::size_t>(ranks - 1) * segments);
     std::vector<int> members;
     for (int r = 0; r < ranks; ++r) members.push_back(r);
     const chunk all{0, elements};
@@ -125,6 +127,54 @@ schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments) {
     ring_phase(b, members, all, step_kind::RECV_REDUCE, 0, segments);
     ring_phase(b, members, all, step_kind::RECV_COPY, phase_rounds, segments);
     return b.finish();
+}
+
+std::vector<step> ring_allreduce_steps(int ranks, uint64_t elements, int rank, uint32_t segments) {
+    const std::string name = segments > 1 ? "ring_pipelined" : "ring";
+    if (ranks < 2) {
+        throw std::invalid_argument(name + ": needs at least 2 ranks, got " +
+                                    std::to_string(ranks));
+    }
+    if (elements < 1) throw std::invalid_argument(name + ": needs at least 1 element");
+    if (segments < 1) throw std::invalid_argument(name + ": segments must be at least 1");
+    if (rank < 0 || rank >= ranks) {
+        throw std::invalid_argument(name + ": rank " + std::to_string(rank) + " is not in 0.." +
+                                    std::to_string(ranks - 1));
+    }
+    // What ring_phase's transfers leave in steps[rank] once finish() ordered them by round:
+    // per round one send to rank + 1 and one receive from rank - 1; rank 0 lists its send
+    // first (its transfer is emitted first), every other rank its receive (emitted by
+    // rank - 1).  A pair's tags count its transfers: (phase, s, k) in emission order.
+    const int g = ranks;
+    const std::vector<chunk> blocks = partition(chunk{0, elements}, static_cast<uint64_t>(g));
+    const int next = (rank + 1) % g, prev = (rank + g - 1) % g;
+    std::vector<step> out;
+    out.reserve(4 * static_cast<std::size_t>(g - 1) * segments);
+    uint32_t round = 0;
+    for (const step_kind kind : {step_kind::RECV_REDUCE, step_kind::RECV_COPY}) {
+        const int shift = kind == step_kind::RECV_REDUCE ? 0 : g - 1;
+        for (int s = 1; s <= g - 1; ++s) {
+            const chunk& sent = blocks[static_cast<std::size_t>(mod(rank - s + 1 - shift, g))];
+            const chunk& got = blocks[static_cast<std::size_t>(mod(prev - s + 1 - shift, g))];
+            const std::vector<chunk> sent_pieces =
+                segments == 1 ? std::vector<chunk>{} : partition(sent, segments);
+            const std::vector<chunk> got_pieces =
+                segments == 1 ? std::vector<chunk>{} : partition(got, segments);
+            for (uint32_t k = 0; k < segments; ++k, ++round) {
+                const step send{step_kind::SEND, next, segments == 1 ? sent : sent_pieces[k], round,
+                                round};
+                const step recv{kind, prev, segments == 1 ? got : got_pieces[k], round, round};
+                if (rank == 0) {
+                    out.push_back(send);
+                    out.push_back(recv);
+                } else {
+                    out.push_back(recv);
+                    out.push_back(send);
+                }
+            }
+        }
+    }
+    return out;
 }
 
 schedule hierarchical_ring(const std::vector<int>& group_sizes, uint64_t elements) {

@@ -26,6 +26,13 @@ namespace trainvp::collectives {
 // elements < 1 or segments < 1.
 schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments = 1);
 
+// ring_allreduce(ranks, elements, segments).steps[rank] alone, made without the other ranks'
+// (a 1024-rank ring's schedule is 4 M steps, 134 MB; one rank's is 4092): for a consumer that
+// expands one rank at a time.  Throws as ring_allreduce does, and std::invalid_argument when
+// rank is not in [0, ranks).
+std::vector<step> ring_allreduce_steps(int ranks, uint64_t elements, int rank,
+                                       uint32_t segments = 1);
+
 // Hierarchical ring (aries.md §IV-A-2, "latency optimised ring"): ranks are numbered in mixed
 // radix with digit l in [0, group_sizes[l]) (the first digit varies fastest, so level-0
 // groups are runs of consecutive ranks).  Level l runs the ring reduce-scatter of

@@ -16,6 +16,11 @@ schedule_builder::schedule_builder(std::string algorithm, int ranks, uint64_t el
     m_schedule.elements = elements;
     m_schedule.steps.resize(static_cast<std::size_t>(ranks));
     m_schedule.contributes.assign(static_cast<std::size_t>(ranks), true);
+    m_next_tag.resize(static_cast<std::size_t>(ranks));
+}
+
+void schedule_builder::reserve_per_rank(std::size_t steps) {
+    for (auto& rank_steps : m_schedule.steps) rank_steps.reserve(steps);
 }
 
 void schedule_builder::check_rank(int rank, const char* what) const {
@@ -43,9 +48,15 @@ void schedule_builder::transfer(int src, int dst, const chunk& src_range, const 
     if (src_range.count != dst_range.count) {
         throw std::logic_error(m_schedule.algorithm + ": builder transfer size mismatch");
     }
-    const uint64_t key = static_cast<uint64_t>(src) * static_cast<uint64_t>(m_schedule.ranks) +
-                         static_cast<uint64_t>(dst);
-    const uint32_t tag = m_next_tag[key]++;
+    auto& peers = m_next_tag[static_cast<std::size_t>(src)];
+    auto it = peers.rbegin();  // the latest peer first: builders mostly repeat it
+    while (it != peers.rend() && it->first != dst) ++it;
+    uint32_t tag = 0;
+    if (it == peers.rend()) {
+        peers.emplace_back(dst, 1);
+    } else {
+        tag = it->second++;
+    }
     m_schedule.steps[static_cast<std::size_t>(src)].push_back(
         {step_kind::SEND, dst, src_range, round, tag});
     m_schedule.steps[static_cast<std::size_t>(dst)].push_back(

@@ -4,7 +4,8 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "workloads/collectives/schedule.h"
 
@@ -26,6 +27,9 @@ public:
         transfer(src, dst, range, range, recv_kind, round);
     }
 
+    // Room for `steps` steps per rank (a builder that knows its count: no regrowth).
+    void reserve_per_rank(std::size_t steps);
+
     int ranks() const { return m_schedule.ranks; }
     uint64_t elements() const { return m_schedule.elements; }
 
@@ -37,7 +41,11 @@ private:
     void check_rank(int rank, const char* what) const;
 
     schedule m_schedule;
-    std::unordered_map<uint64_t, uint32_t> m_next_tag;  // key: src * ranks + dst
+    // Per source rank: (destination, next unused tag) of each pair it has sent on, in first-use
+    // order.  A rank has few peers (1 in a ring, log N in a tree, N for one aggregator), so a
+    // scan is cheaper than a hash map (whose src * ranks + dst keys all fell into one bucket
+    // for a 256-rank ring: 257 buckets, keys 257 src + 1).
+    std::vector<std::vector<std::pair<int, uint32_t>>> m_next_tag;
 };
 
 }  // namespace trainvp::collectives

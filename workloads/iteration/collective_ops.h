@@ -37,6 +37,12 @@ struct collective_op_options {
     // Ops of the enclosing list (indices < index_base) that the first round waits for, e.g.
     // the backward pass that produces the gradients.
     std::vector<std::size_t> start_after;
+    // Optional, set-up speed only: the sorted distinct ends of the step ranges of some rank of
+    // the same schedule (range_bounds()), shared by the expansions of every rank.  A rank whose
+    // ranges all start and end on them (every rank of a ring, given rank 0's) finds its
+    // ranges there instead of sorting its own; any other rank sorts its own.  The ops are the
+    // same either way.
+    const std::vector<std::uint64_t>* bounds = nullptr;
 };
 
 // The op list of `rank` for schedule `s` (which must be valid: collectives::validate()).
@@ -47,6 +53,25 @@ struct collective_op_options {
 std::vector<ops::op> collective_ops(const collectives::schedule& s, int rank,
                                     const std::vector<std::uint32_t>& node_of_rank,
                                     const collective_op_options& o = {});
+
+// The same ops appended to `out` (which may hold ops already: set o.index_base to the list
+// index the first appended op will have).  Set-up's path: no list of its own per collective.
+void append_collective_ops(std::vector<ops::op>& out, const collectives::schedule& s, int rank,
+                           const std::vector<std::uint32_t>& node_of_rank,
+                           const collective_op_options& o = {});
+
+// One rank's steps given alone: what s.steps[rank] holds for a valid schedule `s` of `ranks`
+// ranks (collectives::ring_allreduce_steps makes a ring's without the whole schedule, which
+// set-up of a 1024-rank ring then never holds).  Throws std::invalid_argument as above, and
+// when a step's peer is not a rank.
+void append_collective_ops(std::vector<ops::op>& out, const std::vector<collectives::step>& steps,
+                           int ranks, const std::vector<std::uint32_t>& node_of_rank,
+                           const collective_op_options& o = {});
+
+// The sorted distinct ends of rank's non-empty step ranges (empty for a rank out of range):
+// collective_op_options::bounds.
+std::vector<std::uint64_t> range_bounds(const collectives::schedule& s, int rank);
+std::vector<std::uint64_t> range_bounds(const std::vector<collectives::step>& steps);
 
 // The largest tag of any step of `s` (0 for a schedule without steps): the next collective of
 // the iteration can use tag_base + max_tag(s) + 1.

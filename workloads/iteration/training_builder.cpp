@@ -162,9 +162,16 @@ training_builder::training_builder(const models::model& m, training_options o)
                 case exchange_algorithm::DOUBLE_BINARY_TREE:
                     m_schedules.push_back(collectives::double_binary_tree(p, n));
                     break;
-                default:
-                    m_schedules.push_back(collectives::ring_allreduce(p, n));
+                default: {
+                    // Every rank's steps are made when its list is (ring_allreduce_steps): a
+                    // 1024-rank ring's whole schedule was 134 MB held for the run.
+                    collectives::schedule s;
+                    s.algorithm = "ring";
+                    s.ranks = p;
+                    s.elements = n;
+                    m_schedules.push_back(std::move(s));
                     break;
+                }
             }
         } else {
             // TREE with one aggregator: it sends the updated weights straight back to each
@@ -176,7 +183,28 @@ training_builder::training_builder(const models::model& m, training_options o)
     }
     // Each bucket's tag range, scanned once here: a schedule has N x steps entries, and every
     // rank's list needs the ranges (scanning per rank was O(N^3) for a ring).
-    for (const auto& s : m_schedules) m_tags_of_bucket.push_back(max_tag(s) + 1);
+    // Also rank 0's range ends, which every rank's expansion tries first (all of a ring's ranks
+    // find theirs there): one sort per schedule instead of one per rank.  An iteration's list
+    // is reserved once (a regrowth moved every op of a 1024-rank ring).
+    m_ops_per_rank_hint = 4 * n + 8 * m_buckets.size() + 8;
+    for (std::size_t k = 0; k < m_schedules.size(); ++k) {
+        const collectives::schedule& s = m_schedules[k];
+        if (generates_steps(k)) {
+            // A ring's pairs all carry the same messages: rank 0's tags are every pair's.
+            const std::vector<collectives::step> steps0 = rank_steps(k, 0);
+            std::uint32_t tag = 0;
+            for (const auto& st : steps0) tag = std::max(tag, st.tag);
+            m_tags_of_bucket.push_back(tag + 1);
+            m_bounds_of_bucket.push_back(range_bounds(steps0));
+            m_ops_per_rank_hint += 2 * steps0.size();  // a RECV_REDUCE step makes two ops
+            continue;
+        }
+        m_tags_of_bucket.push_back(max_tag(s) + 1);
+        m_bounds_of_bucket.push_back(range_bounds(s, 0));
+        std::size_t most = 0;
+        for (const auto& steps : s.steps) most = std::max(most, steps.size());
+        m_ops_per_rank_hint += 2 * most;
+    }
 
     std::vector<double> fwd, bwd;
     for (const auto& l : layers) {
@@ -187,6 +215,16 @@ training_builder::training_builder(const models::model& m, training_options o)
     if (m_options.backward_ps) {
         m_backward_delay_ps = split_proportionally(*m_options.backward_ps, bwd);
     }
+}
+
+bool training_builder::generates_steps(std::size_t k) const {
+    return m_options.algorithm == exchange_algorithm::RING && m_schedules[k].steps.empty();
+}
+
+std::vector<collectives::step> training_builder::rank_steps(std::size_t k, std::size_t rank) const {
+    const collectives::schedule& s = m_schedules[k];
+    if (!generates_steps(k)) return s.steps.at(rank);
+    return collectives::ring_allreduce_steps(s.ranks, s.elements, static_cast<int>(rank));
 }
 
 std::vector<op> training_builder::worker_ops(std::size_t rank) const {
@@ -242,6 +280,7 @@ std::vector<op> training_builder::build_iteration(
 
     // list[i] is op first + i of the stream; every index below is a stream index.
     std::vector<op> list;
+    list.reserve(m_ops_per_rank_hint);
     auto push = [&list, first](op o) {
         list.push_back(std::move(o));
         return first + list.size() - 1;
@@ -272,6 +311,7 @@ std::vector<op> training_builder::build_iteration(
             co.name_prefix = prefix + (ring ? "ar_" : "wa_") + m_buckets[k].name + ".";
             co.names = names;
             co.index_base = first + list.size();
+            co.bounds = &m_bounds_of_bucket[k];
             co.start_after = std::move(start);
             return co;
         };
@@ -305,7 +345,10 @@ std::vector<op> training_builder::build_iteration(
                         if (a >= u_index) ++a;
                     }
                     x[j].after.push_back(u_index);
-                    x[j] = with_after(x[j], x[j].after);
+                    ops::dep_list& a = x[j].after;
+                    std::sort(a.begin(), a.end());
+                    a.truncate(
+                        static_cast<std::size_t>(std::unique(a.begin(), a.end()) - a.begin()));
                 }
                 x.insert(x.begin() + static_cast<std::ptrdiff_t>(pos), u);
                 for (auto& o : x) push(std::move(o));
@@ -431,19 +474,23 @@ std::vector<op> training_builder::build_iteration(
                     continue;
                 }
                 const std::size_t base = list.size();
-                bool weights_back = false;
-                std::vector<op> x = collective_ops(m_schedules[k], static_cast<int>(rank), nodes,
-                                                   exchange_options(k, {start}));
-                if (list.capacity() < list.size() + x.size()) {
-                    list.reserve(std::max(2 * list.capacity(), list.size() + x.size()));
+                // Appended in place: a 1024-rank ring's exchange is 5,000 ops per rank, and a
+                // list of their own cost a move of each.
+                if (generates_steps(k)) {
+                    append_collective_ops(list, rank_steps(k, rank), m_schedules[k].ranks, nodes,
+                                          exchange_options(k, {start}));
+                } else {
+                    append_collective_ops(list, m_schedules[k], static_cast<int>(rank), nodes,
+                                          exchange_options(k, {start}));
                 }
-                for (auto& o : x) {
+                bool weights_back = false;
+                for (std::size_t j = base; j < list.size(); ++j) {
                     // A worker-aggregator worker receives only the weights (one aggregator
                     // sums); what it sends after that is forwarding them (binomial return):
                     // not gradients, never marked compressible.
+                    op& o = list[j];
                     if (!ring && o.kind == op_kind::RECV) weights_back = true;
                     if (weights_back && o.kind == op_kind::SEND) o.tos = 0;
-                    push(std::move(o));
                 }
                 done[k] = frontier(list, first, base);
             }

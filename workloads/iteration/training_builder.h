@@ -113,6 +113,10 @@ public:
                                          bool names = true) const;
     int iterations() const { return m_options.iterations; }
 
+    // Bucket k's exchange steps of `rank`.  A ring's are made when asked for
+    // (collectives::ring_allreduce_steps): the builder never holds a ring's whole schedule.
+    std::vector<collectives::step> rank_steps(std::size_t k, std::size_t rank) const;
+
     // Where the buffers live in host memory (weights, then gradients, then activations); the
     // addresses only have to be distinct and inside the host's memory.
     static constexpr std::uint64_t k_weight_base = 1ull << 30;
@@ -120,11 +124,18 @@ public:
 private:
     std::vector<ops::op> build(std::size_t rank, bool aggregator) const;
     std::uint32_t tags_per_iteration() const;
+    // True when bucket k's steps are made per rank (a ring).
+    bool generates_steps(std::size_t k) const;
 
     models::model m_model;
     training_options m_options;
-    std::vector<collectives::schedule> m_schedules;  // per bucket, the same every iteration
-    std::vector<std::uint32_t> m_tags_of_bucket;     // per bucket: max_tag(schedule) + 1
+    // Per bucket, the same every iteration (a ring's without steps: generates_steps).
+    std::vector<collectives::schedule> m_schedules;
+    std::vector<std::uint32_t> m_tags_of_bucket;  // per bucket: max_tag(schedule) + 1
+    // Per bucket: range_bounds(schedule, 0) (collective_op_options::bounds).
+    std::vector<std::vector<std::uint64_t>> m_bounds_of_bucket;
+    // At least the ops of one iteration of any rank (its list is reserved once).
+    std::size_t m_ops_per_rank_hint = 0;
     std::vector<gradient_bucket> m_buckets;
     std::vector<std::ptrdiff_t> m_bucket_of_layer;  // -1 for a layer without parameters
     std::vector<std::uint64_t> m_layer_offset;      // gradient/weight offset of each layer

@@ -1,6 +1,12 @@
 #include "workloads/ops/op.h"
 
+#include <type_traits>
+
 namespace trainvp::ops {
+
+// A list of ops regrows (and a host takes one) by moving them: a throwing move would make
+// std::vector copy every op instead, strings and all.
+static_assert(std::is_nothrow_move_constructible_v<op>, "ops::op moves without throwing");
 
 const char* kind_name(op_kind k) {
     switch (k) {
@@ -135,66 +141,9 @@ std::vector<std::string> phase_names() {
     return v;
 }
 
-op_phase phase_of(const op& o) {
-    if (o.phase != op_phase::AUTO) return o.phase;
-    switch (o.kind) {
-        case op_kind::COMPUTE:
-        case op_kind::GPU_COMPUTE:
-            return op_phase::COMPUTE;
-        case op_kind::COPY_TO_HOST:
-        case op_kind::COPY_TO_GPU:
-            return op_phase::COPY;
-        case op_kind::SUM:
-            return op_phase::SUM;
-        case op_kind::UPDATE:
-            return op_phase::UPDATE;
-        case op_kind::SEND:
-        case op_kind::RECV:
-        case op_kind::ALLREDUCE:
-            return op_phase::COMM;
-        case op_kind::DELAY:
-            return op_phase::OTHER;
-    }
-    return op_phase::OTHER;
-}
-
 std::string op::label(std::size_t index) const {
     if (!name.empty()) return name;
     return std::string(kind_name(kind)) + " [" + std::to_string(index) + "]";
-}
-
-traffic memory_traffic(const op& o) {
-    switch (o.kind) {
-        case op_kind::COMPUTE:
-        case op_kind::GPU_COMPUTE:
-            return {1, 0};
-        case op_kind::SUM:
-            return {o.inputs, 1};
-        case op_kind::UPDATE:
-            return {3, 2};
-        default:
-            return {0, 0};
-    }
-}
-
-std::uint64_t memory_bytes(const op& o) {
-    const traffic t = memory_traffic(o);
-    return static_cast<std::uint64_t>(t.read_passes + t.write_passes) * o.bytes;
-}
-
-double work_flops(const op& o) {
-    const double n = static_cast<double>(o.bytes / 4);
-    switch (o.kind) {
-        case op_kind::COMPUTE:
-        case op_kind::GPU_COMPUTE:
-            return o.flops;
-        case op_kind::SUM:
-            return static_cast<double>(o.inputs - 1) * n;
-        case op_kind::UPDATE:
-            return 4.0 * n;
-        default:
-            return 0.0;
-    }
 }
 
 }  // namespace trainvp::ops

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/error.h"
+#include "workloads/ops/dep_list.h"
 
 namespace trainvp::ops {
 
@@ -71,10 +72,15 @@ const char* phase_name(op_phase p);
 std::vector<std::string> phase_names();
 
 struct op {
+    // Provided, so that a value-initialised op (`list.emplace_back()`) is not zero-filled
+    // before its members' initialisers run (every member has one): a generated list makes
+    // 5 M ops at set-up and the zero-fill was half of the expansion's time.
+    op() noexcept {}
+
     std::string name;  // empty when the config gave none
     op_kind kind = op_kind::DELAY;
     op_unit unit = op_unit::CPU;
-    std::vector<std::size_t> after;  // indices of earlier ops in the same list
+    dep_list after;  // indices of earlier ops in the same list
 
     double flops = 0.0;          // COMPUTE, GPU_COMPUTE (SUM and UPDATE: see work_flops)
     std::uint64_t bytes = 0;     // traffic, buffer, copy or message size
@@ -93,9 +99,33 @@ struct op {
     std::string label(std::size_t index) const;
 };
 
+// The derived counts below are inline: host.cpu asks them of every op it takes in (5 M at a
+// 1024-node ring's set-up), and a call into this library cost more than the switch.
+
 // The breakdown phase of an op: its own when set, else from its kind (compute and gpu_compute
 // COMPUTE, copies COPY, sum SUM, update UPDATE, send and recv COMM, delay OTHER).
-op_phase phase_of(const op& o);
+inline op_phase phase_of(const op& o) {
+    if (o.phase != op_phase::AUTO) return o.phase;
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            return op_phase::COMPUTE;
+        case op_kind::COPY_TO_HOST:
+        case op_kind::COPY_TO_GPU:
+            return op_phase::COPY;
+        case op_kind::SUM:
+            return op_phase::SUM;
+        case op_kind::UPDATE:
+            return op_phase::UPDATE;
+        case op_kind::SEND:
+        case op_kind::RECV:
+        case op_kind::ALLREDUCE:
+            return op_phase::COMM;
+        case op_kind::DELAY:
+            return op_phase::OTHER;
+    }
+    return op_phase::OTHER;
+}
 
 // The memory traffic of an op as whole passes over its buffer [address, address + bytes):
 // COMPUTE reads `bytes` once (its traffic as given); SUM reads its `inputs` buffers and
@@ -106,14 +136,43 @@ struct traffic {
     std::uint32_t read_passes = 0;
     std::uint32_t write_passes = 0;
 };
-traffic memory_traffic(const op& o);
+
+inline traffic memory_traffic(const op& o) {
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            return {1, 0};
+        case op_kind::SUM:
+            return {o.inputs, 1};
+        case op_kind::UPDATE:
+            return {3, 2};
+        default:
+            return {0, 0};
+    }
+}
 
 // Bytes of memory traffic: (read_passes + write_passes) * bytes.
-std::uint64_t memory_bytes(const op& o);
+inline std::uint64_t memory_bytes(const op& o) {
+    const traffic t = memory_traffic(o);
+    return static_cast<std::uint64_t>(t.read_passes + t.write_passes) * o.bytes;
+}
 
 // Floating-point operations: COMPUTE and GPU_COMPUTE as given; SUM of k buffers of n = bytes/4
 // fp32 values: (k - 1) * n adds; UPDATE of n = bytes/4 weights with momentum mu and rate eta:
 // v = mu*v + g and w = w - eta*v, 2 FLOPs each, so 4 * n.  Other kinds: 0.
-double work_flops(const op& o);
+inline double work_flops(const op& o) {
+    const double n = static_cast<double>(o.bytes / 4);
+    switch (o.kind) {
+        case op_kind::COMPUTE:
+        case op_kind::GPU_COMPUTE:
+            return o.flops;
+        case op_kind::SUM:
+            return static_cast<double>(o.inputs - 1) * n;
+        case op_kind::UPDATE:
+            return 4.0 * n;
+        default:
+            return 0.0;
+    }
+}
 
 }  // namespace trainvp::ops

@@ -2,6 +2,7 @@
 // the derived FLOP and byte counts of sums and updates, and every error with its exact text.
 #include <gtest/gtest.h>
 
+#include "workloads/ops/dep_list.h"
 #include "workloads/ops/op_parser.h"
 
 namespace trainvp::ops {
@@ -245,6 +246,37 @@ TEST(ops, names_of_kinds_and_units) {
               (std::vector<std::string>{"op", "name", "after", "unit", "phase", "time"}));
     EXPECT_STREQ(category(op_kind::RECV), "comm");
     EXPECT_STREQ(category(op_kind::COPY_TO_HOST), "copy");
+}
+
+// An op's `after` keeps k_inline indices in place and spills to the heap past them; copies,
+// moves and comparisons behave as a std::vector's.
+TEST(ops, dep_list_holds_a_few_in_place_and_grows_past_them) {
+    dep_list a{4, 9};
+    EXPECT_EQ(a.size(), 2u);
+    EXPECT_EQ(a, (std::vector<std::size_t>{4, 9}));
+    for (std::size_t k = 0; k < 20; ++k) a.push_back(100 + k);  // spills to the heap
+    ASSERT_EQ(a.size(), 22u);
+    EXPECT_EQ(a[0], 4u);
+    EXPECT_EQ(a[1], 9u);
+    EXPECT_EQ(a.back(), 119u);
+    const dep_list copy = a;  // a heap list copied
+    EXPECT_EQ(copy, a);
+    dep_list moved = std::move(a);  // a heap list moved: a is empty and usable again
+    EXPECT_EQ(moved, copy);
+    EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
+    a.push_back(1);
+    EXPECT_EQ(a, std::vector<std::size_t>{1});
+    dep_list small{1, 2, 3};
+    dep_list small_moved = std::move(small);  // an in-place list moved
+    EXPECT_EQ(small_moved, (std::vector<std::size_t>{1, 2, 3}));
+    small_moved = copy;  // in place <- heap
+    EXPECT_EQ(small_moved, copy);
+    small_moved = std::vector<std::size_t>{7};  // heap list reused for one index
+    EXPECT_EQ(small_moved, std::vector<std::size_t>{7});
+    small_moved.truncate(0);
+    EXPECT_TRUE(small_moved.empty());
+    EXPECT_NE(copy, dep_list{});
+    EXPECT_EQ(copy.to_vector().size(), 22u);
 }
 
 }  // namespace

@@ -464,6 +464,167 @@ TEST(iteration_collective_ops, options_set_bytes_addresses_tags_units_names_and_
     EXPECT_EQ(max_tag(s), 2u * (3 - 1) - 1);
 }
 
+// The `after` lists as the first expansion made them, with a map of intervals for "which op
+// last wrote each element" (the expansion now keeps one writer per segment between range
+// ends): the reference the faster one must equal, dependency for dependency.
+std::vector<std::vector<std::size_t>> reference_after(const schedule& s, int rank,
+                                                      const collective_op_options& o) {
+    using collectives::chunk;
+    using collectives::step;
+    using collectives::step_kind;
+    struct interval {
+        std::uint64_t end;
+        std::size_t op;
+    };
+    std::map<std::uint64_t, interval> m;
+    auto writers_of = [&m](const chunk& r, std::vector<std::size_t>& out) {
+        if (r.count == 0) return;
+        auto it = m.upper_bound(r.offset);
+        if (it != m.begin()) --it;
+        for (; it != m.end() && it->first < r.offset + r.count; ++it) {
+            if (it->second.end > r.offset) out.push_back(it->second.op);
+        }
+    };
+    auto assign = [&m](const chunk& r, std::size_t op) {
+        const std::uint64_t begin = r.offset, end = r.offset + r.count;
+        auto it = m.upper_bound(begin);
+        if (it != m.begin()) {
+            auto prev = std::prev(it);
+            if (prev->second.end > begin) {
+                const interval old = prev->second;
+                prev->second.end = begin;
+                if (old.end > end) m[end] = {old.end, old.op};
+            }
+        }
+        it = m.lower_bound(begin);
+        while (it != m.end() && it->first < end) {
+            if (it->second.end > end) m[end] = {it->second.end, it->second.op};
+            it = m.erase(it);
+        }
+        m[begin] = {end, op};
+    };
+    auto sorted = [](std::vector<std::size_t> v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        return v;
+    };
+    std::vector<step> steps;
+    for (const step& st : s.steps[static_cast<std::size_t>(rank)]) {
+        if (st.range.count != 0) steps.push_back(st);
+    }
+    std::vector<std::vector<std::size_t>> out;
+    std::vector<std::size_t> barrier = o.start_after;
+    for (const auto& g : collectives::group_by_round(steps)) {
+        std::vector<std::size_t> frontier;
+        std::vector<std::pair<chunk, std::size_t>> sends;
+        for (std::size_t i = g.begin; i < g.end; ++i) {
+            if (steps[i].kind != step_kind::SEND) continue;
+            std::vector<std::size_t> deps;
+            writers_of(steps[i].range, deps);
+            for (auto& d : deps) d += o.index_base;
+            deps.insert(deps.end(), barrier.begin(), barrier.end());
+            sends.emplace_back(steps[i].range, out.size());
+            frontier.push_back(out.size());
+            out.push_back(sorted(deps));
+        }
+        for (std::size_t i = g.begin; i < g.end; ++i) {
+            const step& st = steps[i];
+            if (st.kind == step_kind::SEND) continue;
+            const std::size_t recv = out.size();
+            out.push_back(sorted(barrier));
+            if (st.kind == step_kind::RECV_COPY) {
+                assign(st.range, recv);
+                frontier.push_back(recv);
+                continue;
+            }
+            std::vector<std::size_t> deps{recv};
+            writers_of(st.range, deps);
+            for (const auto& [range, index] : sends) {
+                if (collectives::overlaps(range, st.range)) deps.push_back(index);
+            }
+            for (auto& d : deps) d += o.index_base;
+            assign(st.range, out.size());
+            frontier.push_back(out.size());
+            out.push_back(sorted(deps));
+        }
+        barrier.clear();
+        for (std::size_t f : frontier) barrier.push_back(f + o.index_base);
+    }
+    return out;
+}
+
+TEST(iteration_collective_ops, dependencies_equal_the_interval_map_reference_with_any_bounds) {
+    std::vector<schedule> cases;
+    for (int n : {2, 3, 5, 8, 13}) {
+        for (std::uint64_t e : {3ull, 97ull, 1000ull}) {
+            cases.push_back(collectives::ring_allreduce(n, e));
+            cases.push_back(collectives::ring_allreduce(n, e, 3));
+            cases.push_back(collectives::binomial_tree_allreduce(n, e));
+            cases.push_back(collectives::halving_doubling_allreduce(n, e));
+            cases.push_back(collectives::recursive_doubling_allreduce(n, e));
+            cases.push_back(collectives::double_binary_tree(n, e));
+            cases.push_back(collectives::multi_tree(n, e));
+            cases.push_back(collectives::worker_aggregator(n, e, {2}));
+        }
+    }
+    cases.push_back(collectives::hierarchical_ring({2, 3}, 97));
+    cases.push_back(collectives::hierarchical_ring({3, 2, 2}, 1000));
+    cases.push_back(collectives::ring_2d(3, 3, 97));
+    for (const schedule& s : cases) {
+        const auto nodes = identity_nodes(s.ranks);
+        collective_op_options o;
+        o.index_base = 10;
+        o.start_after = {7, 3, 7};
+        // Rank 0's range ends (a ring's every rank finds its own there; other schedules' ranks
+        // may not, and sort their own), and a set holding none of them.
+        const std::vector<std::uint64_t> bounds0 = range_bounds(s, 0);
+        const std::vector<std::uint64_t> foreign{s.elements + 1, s.elements + 2};
+        for (int r = 0; r < s.ranks; ++r) {
+            SCOPED_TRACE(s.algorithm + " N=" + std::to_string(s.ranks) + " elements " +
+                         std::to_string(s.elements) + " rank " + std::to_string(r));
+            const auto want = reference_after(s, r, o);
+            for (const std::vector<std::uint64_t>* b :
+                 {static_cast<decltype(&bounds0)>(nullptr), &bounds0, &foreign}) {
+                collective_op_options ob = o;
+                ob.bounds = b;
+                const std::vector<op> got = collective_ops(s, r, nodes, ob);
+                ASSERT_EQ(got.size(), want.size());
+                for (std::size_t i = 0; i < got.size(); ++i) {
+                    EXPECT_EQ(got[i].after, want[i]) << "op " << i;
+                }
+                // One rank's steps given alone expand the same.
+                std::vector<op> alone;
+                append_collective_ops(alone, s.steps[static_cast<std::size_t>(r)], s.ranks, nodes,
+                                      ob);
+                ASSERT_EQ(alone.size(), got.size());
+                for (std::size_t i = 0; i < got.size(); ++i) {
+                    EXPECT_EQ(alone[i].after, got[i].after);
+                    EXPECT_EQ(alone[i].kind, got[i].kind);
+                    EXPECT_EQ(alone[i].address, got[i].address);
+                    EXPECT_EQ(alone[i].tag, got[i].tag);
+                }
+            }
+        }
+    }
+}
+
+TEST(iteration_collective_ops, appends_behind_ops_already_in_the_list) {
+    const schedule s = collectives::ring_allreduce(4, 100);
+    collective_op_options o;
+    o.index_base = 2;
+    o.start_after = {1};
+    std::vector<op> l(2);
+    l[1].after = {0};
+    append_collective_ops(l, s, 1, identity_nodes(4), o);
+    const std::vector<op> alone = collective_ops(s, 1, identity_nodes(4), o);
+    ASSERT_EQ(l.size(), alone.size() + 2);
+    EXPECT_EQ(l[1].after, std::vector<std::size_t>{0});
+    for (std::size_t i = 0; i < alone.size(); ++i) {
+        EXPECT_EQ(l[i + 2].after, alone[i].after);
+        EXPECT_EQ(l[i + 2].kind, alone[i].kind);
+    }
+}
+
 TEST(iteration_collective_ops, bad_arguments_throw) {
     const schedule s = collectives::ring_allreduce(3, 30);
     EXPECT_THROW(collective_ops(s, 3, identity_nodes(3)), std::invalid_argument);
@@ -475,6 +636,12 @@ TEST(iteration_collective_ops, bad_arguments_throw) {
     o.element_bytes = 4;
     o.start_after = {3};  // not before index_base 0
     EXPECT_THROW(collective_ops(s, 0, identity_nodes(3), o), std::invalid_argument);
+    // One rank's steps alone: a peer that is not a rank, a node list of the wrong size.
+    std::vector<op> out;
+    auto steps = s.steps[0];
+    EXPECT_THROW(append_collective_ops(out, steps, 2, identity_nodes(2)), std::invalid_argument);
+    EXPECT_THROW(append_collective_ops(out, steps, 3, identity_nodes(2)), std::invalid_argument);
+    EXPECT_NO_THROW(append_collective_ops(out, steps, 3, identity_nodes(3)));
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 
 #include "platform/config_node.h"
 #include "tests/support/tiny_model.h"
+#include "workloads/collectives/halving_doubling.h"
+#include "workloads/collectives/ring.h"
 #include "workloads/iteration/op_yaml.h"
 #include "workloads/iteration/training_builder.h"
 #include "workloads/models/model_loader.h"
@@ -101,6 +103,39 @@ std::vector<std::vector<op>> all_lists(const training_builder& b) {
     auto agg = b.aggregator_ops();
     if (!agg.empty()) out.push_back(agg);
     return out;
+}
+
+// A ring's steps are made per rank when its list is built (the builder holds no schedule of
+// N x 4(N - 1) steps): each rank's are the rows of the whole schedule, and its op list is the
+// expansion of that row (the bucket's offset and tag base applied).
+TEST(training_builder, ring_rank_steps_are_the_schedules_rows) {
+    const models::model m = tiny();
+    training_options o =
+        opts(exchange_algorithm::RING, exchange_policy::OVERLAP_LAYERS, compute_placement::CPU, 5);
+    training_builder b(m, o);
+    ASSERT_GE(b.buckets().size(), 2u);
+    for (std::size_t k = 0; k < b.buckets().size(); ++k) {
+        const collectives::schedule s =
+            collectives::ring_allreduce(5, b.buckets()[k].bytes / 4);  // fp32 gradients
+        for (std::size_t r = 0; r < 5; ++r) {
+            const auto got = b.rank_steps(k, r);
+            const auto& want = s.steps[r];
+            ASSERT_EQ(got.size(), want.size());
+            for (std::size_t i = 0; i < got.size(); ++i) {
+                EXPECT_EQ(got[i].kind, want[i].kind);
+                EXPECT_EQ(got[i].peer, want[i].peer);
+                EXPECT_EQ(got[i].range, want[i].range);
+                EXPECT_EQ(got[i].round, want[i].round);
+                EXPECT_EQ(got[i].tag, want[i].tag);
+            }
+        }
+    }
+    // The other all-reduces keep their schedule and hand out its rows.
+    o.algorithm = exchange_algorithm::HALVING_DOUBLING;
+    const training_builder h(m, o);
+    const collectives::schedule s =
+        collectives::halving_doubling_allreduce(5, h.buckets()[0].bytes / 4);
+    EXPECT_EQ(h.rank_steps(0, 3).size(), s.steps[3].size());
 }
 
 TEST(training_builder, ring_after_backward_on_the_cpu) {
