@@ -90,7 +90,7 @@ private:
     // the slot used to be visited at every step of an op's life (docs/performance.md).
     struct alignas(64) slot {
         union {
-            double flops = 0.0;       // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
+            double flops = 0.0;      // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
             std::uint64_t delay_ps;  // DELAY
         };
         std::uint64_t bytes = 0;    // traffic, buffer, copy or message size
