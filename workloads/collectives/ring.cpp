@@ -107,17 +107,22 @@ schedule multi_level_ring(const std::string& name, const std::vector<int>& group
     return b.finish();
 }
 
-}  // namespace
-
-schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments) {
-    const std::string name = segments > 1 ? "ring_pipelined" : "ring";
+// The ring's name ("ring" or "ring_pipelined"), once its arguments are checked.
+std::string checked_ring(int ranks, uint64_t elements, uint32_t segments) {
+    std::string name = segments > 1 ? "ring_pipelined" : "ring";
     if (ranks < 2) {
         throw std::invalid_argument(name + ": needs at least 2 ranks, got " +
                                     std::to_string(ranks));
     }
     if (elements < 1) throw std::invalid_argument(name + ": needs at least 1 element");
     if (segments < 1) throw std::invalid_argument(name + ": segments must be at least 1");
-    schedule_builder b(name, ranks, elements);
+    return name;
+}
+
+}  // namespace
+
+schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments) {
+    schedule_builder b(checked_ring(ranks, elements, segments), ranks, elements);
     // Each rank sends once and receives once in each of the 2 (ranks - 1) x segments rounds.
     b.reserve_per_rank(4 * static_cast<std::size_t>(ranks - 1) * segments);
     std::vector<int> members;
@@ -130,13 +135,7 @@ schedule ring_allreduce(int ranks, uint64_t elements, uint32_t segments) {
 }
 
 std::vector<step> ring_allreduce_steps(int ranks, uint64_t elements, int rank, uint32_t segments) {
-    const std::string name = segments > 1 ? "ring_pipelined" : "ring";
-    if (ranks < 2) {
-        throw std::invalid_argument(name + ": needs at least 2 ranks, got " +
-                                    std::to_string(ranks));
-    }
-    if (elements < 1) throw std::invalid_argument(name + ": needs at least 1 element");
-    if (segments < 1) throw std::invalid_argument(name + ": segments must be at least 1");
+    const std::string name = checked_ring(ranks, elements, segments);
     if (rank < 0 || rank >= ranks) {
         throw std::invalid_argument(name + ": rank " + std::to_string(rank) + " is not in 0.." +
                                     std::to_string(ranks - 1));
