@@ -32,7 +32,9 @@ public:
         return m_items.begin() + static_cast<std::ptrdiff_t>(m_head);
     }
     typename std::vector<T>::iterator end() { return m_items.end(); }
-    void push_back(T v) { m_items.push_back(std::move(v)); }
+    // By reference: a cache-line-aligned T passed by value draws GCC's -Wpsabi note.
+    void push_back(const T& v) { m_items.push_back(v); }
+    void push_back(T&& v) { m_items.push_back(std::move(v)); }
     void pop_front() { drop_front(1); }
     // Drops the first n (at most size()) elements.
     void drop_front(std::size_t n) {

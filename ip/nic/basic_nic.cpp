@@ -205,8 +205,11 @@ void basic_nic::begin_message() {
     r.last_end = r.start;
     r.sent_bytes = 0;
     r.pace = d.pace_bytes_per_s;
-    // A train's wire bytes stay below 2^31 (packet_ext::wire is 32 bits).
-    r.max_train = std::max<std::uint64_t>(1, (std::uint64_t{1} << 31) / wire_bytes(r.per_frame));
+    // At most train_frames frames a train (README, "Message granularity"), and a train's wire
+    // bytes below 2^31 (packet_ext::wire is 32 bits).
+    r.max_train = std::min<std::uint64_t>(
+        m_train_frames,
+        std::max<std::uint64_t>(1, (std::uint64_t{1} << 31) / wire_bytes(r.per_frame)));
     m_tx_messages_flow.enter(d.bytes);
     m_tx_active_frames = r.frames;
 }
@@ -222,8 +225,17 @@ void basic_nic::prepare_next() {
         const std::uint64_t off = r.k * r.per_frame;
         const std::uint64_t len = std::min(d.bytes - std::min(d.bytes, off), n * r.per_frame);
         const std::uint64_t head_len = std::min(r.per_frame, len);
-        // The head frame is fetched as at packet level, the rest as one transfer behind it.
-        const sc_time slot = r.k == 0 ? r.start : std::max(r.start, r.link_free);
+        // The head frame is fetched as at packet level, the rest as one transfer behind it.  As
+        // at packet level, the next train's head is fetched once the frame tx_prefetch before
+        // it has left: the previous train's last frames leave one engine time apart up to its
+        // end (link_free).
+        sc_time slot = r.start;
+        if (r.k > 0) {
+            const sc_time ahead =
+                ps_time(engine_time(wire_bytes(r.per_frame), r.per_frame).value() * m_tx_prefetch);
+            if (r.link_free > ahead) slot = std::max(slot, r.link_free - ahead);
+            slot = std::max(slot, sim_now());
+        }
         const sc_time head_in = dma(tlm::TLM_READ_COMMAND, d.host_addr + off, head_len, slot);
         const sc_time tail_in = std::max(
             head_in,

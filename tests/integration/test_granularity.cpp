@@ -162,10 +162,35 @@ INSTANTIATE_TEST_SUITE_P(
         paper_config{"paleo", "paleo/titanx_alexnet", ""}),
     [](const auto& i) { return std::string(i.param.name); });
 
+// Trains of at most nic.basic's train_frames (128) frames: the worker-aggregator configs' four
+// workers put their messages on the wire at the same picosecond, and at the aggregator's
+// switch port their trains take turns at that grain as their frames do at packet level.
+// Tolerance 0.1 % (measured: +0.003 % wa_hdc, -0.002 % wa_c_hdc).  One train per message
+// (train_frames at its maximum) serves them whole, in the kernel's order of same-time events:
+// -1.7 % and -2.4 % measured; asserted more than 1 % optimistic, so that the grain is seen to act.
+class incast_trains : public ::testing::TestWithParam<paper_config> {};
+
+TEST_P(incast_trains, take_turns_at_the_port_as_frames_do) {
+    const paper_config c = GetParam();
+    const std::string cfg = std::string("configs/papers/") + c.config + ".yaml";
+    const std::string name = std::string("incast_") + c.name;  // not the `paper` test's folders
+    const auto p = run(name, cfg, "packet");
+    const auto m = run(name, cfg, "message");
+    const auto whole =
+        run(name + "_whole", cfg, "message", "--set 'node[*].nic.train_frames=4294967295'");
+    EXPECT_NEAR(sim_time(m) / sim_time(p), 1.0, 0.001);
+    EXPECT_LT(sim_time(whole) / sim_time(p), 0.99);
+}
+
+INSTANTIATE_TEST_SUITE_P(worker_aggregator, incast_trains,
+                         ::testing::Values(paper_config{"wa_hdc", "inceptionn/wa_hdc", ""},
+                                           paper_config{"wa_c_hdc", "inceptionn/wa_c_hdc", ""}),
+                         [](const auto& i) { return std::string(i.param.name); });
+
 // `service_order: call` stays an option: in call order the packet-level INC+C ring is bound by
-// the reservations made ahead (above), so it is slower than in time order, which message level
-// matches.  Measured 4.060 vs 3.589 ms (+13 %); asserted > 5 % so that the option is seen to
-// act, and message level's time is the same in both orders (it makes no reservations ahead).
+// the reservations made ahead (above), so it is slower than in time order.  Measured 4.060 vs
+// 3.589 ms (+13 %); asserted > 5 % so that the option is seen to act.  Message level agrees
+// with packet level in each order (tolerance 3 %, issue 8's bound).
 TEST(call_order, packet_level_inc_c_ring_is_bound_by_reservations_made_ahead) {
     const std::string cfg = "configs/papers/inceptionn/inc_c_hdc.yaml";
     const std::string call =
@@ -175,7 +200,9 @@ TEST(call_order, packet_level_inc_c_ring_is_bound_by_reservations_made_ahead) {
     const auto p_time = run("co_inc_c_hdc_time", cfg, "packet");
     const auto m_call = run("co_inc_c_hdc_call", cfg, "message", call);
     EXPECT_GT(sim_time(p_call), 1.05 * sim_time(p_time));
-    EXPECT_NEAR(sim_time(m_call) / sim_time(p_time), 1.0, 0.03);
+    // Message level's trains (nic.basic train_frames) reserve their tail frames' writes ahead
+    // as frames do: in call order it agrees with packet level in call order (measured +1.9 %).
+    EXPECT_NEAR(sim_time(m_call) / sim_time(p_call), 1.0, 0.03);
     EXPECT_EQ(p_call["run"]["audit_violations"], 0);
 }
 
