@@ -116,7 +116,6 @@ private:
     static_assert(sizeof(slot) == 64, "an op slot is one cache line");
     // How an op stands: what the ops waiting for it read.  16 B, four to a cache line, in
     // stream order: an op mostly waits for the few just before it, whose status shares its line.
-    // ISSUED: a SEND (or ALLREDUCE) the NIC holds, awaiting SEND_DONE.
     struct op_status {
         sc_core::sc_time done_at;
         op_state state = op_state::WAITING;
@@ -125,8 +124,9 @@ private:
         bool refs_previous = false;  // it waits for an op of the previous chunk
     };
     static_assert(sizeof(op_status) == 16, "an op status is 16 B");
-    // How an op ran, for the iteration breakdown: written once, when its unit is done with it,
-    // and kept only when the breakdown is recorded (simulation.breakdown).
+    // How an op ran, for the iteration breakdown: kept only when the breakdown is recorded
+    // (simulation.breakdown).  Written when its unit is done with it; its start and a SEND's
+    // message id also as they happen, so that a run stopped meanwhile reports them.
     struct run_record {
         sc_core::sc_time started;
         sc_core::sc_time released;  // its unit was free again
