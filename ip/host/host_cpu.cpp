@@ -524,7 +524,6 @@ void host_cpu::unit_step(op_unit u) {
                 r.what = op_at(r.op);
                 r.dep = 0;
                 r.ready = now;
-                r.matched = false;
                 r.arrival = sc_core::SC_ZERO_TIME;
                 r.received_bytes = 0;
                 r.msg_id = 0;
@@ -564,7 +563,7 @@ void host_cpu::unit_step(op_unit u) {
             case unit_phase::RECV_MATCH: {
                 const slot& o = r.what;
                 // nic_notify_b_transport wakes this unit at the arrival of its message.
-                if (!r.matched) {
+                if (!status_of(r.op).matched) {
                     next_trigger(m_wake[w]);
                     return;
                 }
@@ -642,17 +641,12 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             // and tag).
             for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
                 if (it->peer == o.peer && it->tag == o.tag) {
-                    r.matched = true;
-                    status_of(i).matched = true;
-                    r.arrival = it->at;
-                    r.received_bytes = it->bytes;
-                    if (it->data) m_recv_data[i] = it->data;
-                    r.msg_id = it->msg_id;
+                    take_message(r, it->at, it->bytes, it->msg_id, it->data);
                     m_unexpected.erase(it);
                     break;
                 }
             }
-            if (!r.matched) m_posted[index_of(u)] = posted_recv{i, o.peer, o.tag};
+            if (!status_of(i).matched) m_posted[index_of(u)] = posted_recv{i, o.peer, o.tag};
             r.phase = unit_phase::RECV_MATCH;
             break;
         case op_kind::DELAY:
@@ -660,6 +654,16 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             progress_until(r.end);
             break;
     }
+}
+
+void host_cpu::take_message(unit_run& r, const sc_time& at, std::uint64_t bytes,
+                            std::uint64_t msg_id,
+                            const std::shared_ptr<std::vector<std::uint8_t>>& data) {
+    status_of(r.op).matched = true;
+    r.arrival = at;
+    r.received_bytes = bytes;
+    r.msg_id = msg_id;
+    if (data) m_recv_data[r.op] = data;
 }
 
 void host_cpu::finish_op(const unit_run& r, op_unit u) {
@@ -918,15 +922,8 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         for (std::size_t u = 0; u < ops::k_op_units && !taken; ++u) {
             posted_recv& p = m_posted[u];
             if (p.op == k_none || p.peer != ext->peer || p.tag != ext->tag) continue;
-            const std::size_t i = p.op;
             p.op = k_none;
-            status_of(i).matched = true;
-            unit_run& r = m_units[u];
-            r.matched = true;
-            r.arrival = at;
-            r.received_bytes = ext->bytes;
-            if (ext->data) m_recv_data[i] = ext->data;
-            r.msg_id = ext->msg_id;
+            take_message(m_units[u], at, ext->bytes, ext->msg_id, ext->data);
             taken = true;
             wake(u, at);
         }

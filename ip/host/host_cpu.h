@@ -172,8 +172,8 @@ private:
         std::uint32_t dep = 0;   // DEPS: the next of its `after` to check
         sc_core::sc_time ready;  // DEPS: when they were all done
         sc_core::sc_time start, end;
-        // RECV: the message matched to it (matched: it arrived); SEND: its message id.
-        bool matched = false;
+        // RECV: the message matched to it (op_status::matched says it arrived); SEND: its
+        // message id.
         sc_core::sc_time arrival;
         std::uint64_t received_bytes = 0;
         std::uint64_t msg_id = 0;
@@ -188,6 +188,9 @@ private:
     void unit_step(op_unit u);
     // `now`: the activation's time (a method's activation takes no time).
     void start_op(unit_run& r, op_unit u, const sc_core::sc_time& now);
+    // r's RECV takes a message that arrived at `at` (from the NIC, or the unexpected queue).
+    void take_message(unit_run& r, const sc_core::sc_time& at, std::uint64_t bytes,
+                      std::uint64_t msg_id, const std::shared_ptr<std::vector<std::uint8_t>>& data);
     // The op's statistics and completion once its unit is free (a send only frees the unit).
     void finish_op(const unit_run& r, op_unit u);
     void finish_when_done();
