@@ -2,7 +2,6 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "platform/ip_module.h"
 
-#include <cstring>
 #include <stdexcept>
 
 namespace trainvp {
@@ -19,38 +18,15 @@ ip_module::ip_module(const sc_core::sc_module_name& name, const params& p)
 
 namespace {
 
-// `body` with its errors turned into a failed run (sim_context::fail).  A named type, not a
-// lambda in a std::function: sc_spawn keeps it by value in the process's own object, so an
-// activation reaches `body` without another heap object to load (a method runs millions of
-// times in a large platform).
+// `body` run by sim_context::guard.  A named type, not a lambda in a std::function: sc_spawn
+// keeps it by value in the process's own object, so an activation reaches `body` without
+// another heap object to load.
 struct guarded {
     sim_context* ctx;
     std::string who;
     std::function<void()> body;
 
-    void operator()() {
-        try {
-            body();
-        } catch (const sc_core::sc_unwind_exception&) {
-            throw;  // the kernel killing or resetting the process: not an error
-        } catch (const sim_error& e) {
-            ctx->fail(e.what());
-        } catch (const input_error& e) {
-            ctx->fail(e.what());
-        } catch (const sc_core::sc_report& e) {
-            if (std::strcmp(e.get_msg_type(), sc_core::SC_ID_WAIT_NOT_ALLOWED_) == 0) {
-                // A method (an event-driven engine) called a target that waits.
-                ctx->fail(who +
-                          ": a block it called waits inside b_transport, but its engine is an "
-                          "event-driven method: targets must be loosely timed (annotate the "
-                          "delay instead of waiting; docs/adding-ip.md)");
-            } else {
-                ctx->fail("internal error in " + who + ": " + e.what());
-            }
-        } catch (const std::exception& e) {
-            ctx->fail("internal error in " + who + ": " + e.what());
-        }
-    }
+    void operator()() { ctx->guard(who, body); }
 };
 
 }  // namespace
@@ -63,6 +39,10 @@ void ip_module::spawn_method(const char* name, std::function<void()> body) {
     sc_core::sc_spawn_options o;
     o.spawn_method();
     sc_core::sc_spawn(guarded{m_ctx, path(), std::move(body)}, name, &o);
+}
+
+void ip_module::start_engine(wake_queue::engine& e, std::function<void()> body) {
+    m_ctx->wakes().start(e, path(), std::move(body));
 }
 
 }  // namespace trainvp

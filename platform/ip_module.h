@@ -64,6 +64,11 @@ protected:
     // (next_trigger) fires; it must not wait().  Cheaper than a thread (no stack of its own to
     // switch to); an exception fails the run as in spawn_thread.
     void spawn_method(const char* name, std::function<void()> body);
+    // Registers an event-driven engine run by the platform's wake queue (platform/wake_queue.h):
+    // what spawn_method gives, without a SystemC process and event of its own per engine (the
+    // choice for an engine that runs per message in a large platform).  The body waits with
+    // e.sleep_until / sleep_for / park; other code wakes a parked engine with e.wake.
+    void start_engine(wake_queue::engine& e, std::function<void()> body);
 
     sim_context& ctx() const { return *m_ctx; }
     // Tells the controller a driver finished (call once, after finished() turns true).

@@ -1,5 +1,9 @@
 #include "platform/sim_context.h"
 
+#include <cstring>
+
+#include "platform/error.h"
+
 namespace trainvp {
 
 namespace {
@@ -54,6 +58,30 @@ std::mt19937_64 sim_context::rng_for(const std::string& path) const {
                       static_cast<std::uint32_t>(m_settings.seed >> 32),
                       static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(h >> 32)};
     return std::mt19937_64(seq);
+}
+
+void sim_context::guard(const std::string& who, const std::function<void()>& body) {
+    try {
+        body();
+    } catch (const sc_core::sc_unwind_exception&) {
+        throw;  // the kernel killing or resetting a thread: not an error
+    } catch (const sim_error& e) {
+        fail(e.what());
+    } catch (const input_error& e) {
+        fail(e.what());
+    } catch (const sc_core::sc_report& e) {
+        if (std::strcmp(e.get_msg_type(), sc_core::SC_ID_WAIT_NOT_ALLOWED_) == 0) {
+            // A method (an event-driven engine) called a target that waits.
+            fail(who +
+                 ": a block it called waits inside b_transport, but its engine is an "
+                 "event-driven method: targets must be loosely timed (annotate the delay "
+                 "instead of waiting; docs/adding-ip.md)");
+        } else {
+            fail("internal error in " + who + ": " + e.what());
+        }
+    } catch (const std::exception& e) {
+        fail("internal error in " + who + ": " + e.what());
+    }
 }
 
 sim_context* sim_context::current() { return g_current; }

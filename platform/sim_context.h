@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -11,6 +12,7 @@
 
 #include "platform/param_decl.h"
 #include "platform/sim_time.h"
+#include "platform/wake_queue.h"
 #include "traces/timeline.h"
 
 namespace trainvp {
@@ -38,6 +40,8 @@ struct sim_settings {
 class sim_context {
 public:
     explicit sim_context(const sim_settings& s) : m_settings(s), m_timeline(s.timeline) {}
+    sim_context(const sim_context&) = delete;
+    sim_context& operator=(const sim_context&) = delete;
 
     const sim_settings& settings() const { return m_settings; }
     timeline& spans() { return m_timeline; }
@@ -62,6 +66,13 @@ public:
         sc_core::sc_stop();
     }
     const std::string& error() const { return m_error; }
+    // Runs a process's body (a thread, a method or a wake_queue engine of the block at `who`)
+    // with its errors turned into a failed run (fail): an exception never unwinds through the
+    // kernel.
+    void guard(const std::string& who, const std::function<void()>& body);
+
+    // The blocks' event-driven engines (platform/wake_queue.h).
+    wake_queue& wakes() { return m_wakes; }
 
     // A random stream per block, derived from the run's seed and the block's path, so that
     // adding a block does not change the numbers another block draws.
@@ -78,6 +89,7 @@ private:
     sc_core::sc_time m_progress_until;
     std::string m_error;
     sc_core::sc_event m_driver_done{"trainvp_driver_done"};
+    wake_queue m_wakes{*this};
 };
 
 }  // namespace trainvp

@@ -193,6 +193,7 @@ void simulation::elaborate() {
     // SystemC's infos (sc_stop called, VCD timescale set) are noise in trainvp's output.
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     tlm::tlm_global_quantum::instance().set(ps_time(m_ctx.settings().quantum.ps));
+    m_ctx.wakes().spawn();
 
     // The instance paths form a tree; build it in config order.
     tree_node root;

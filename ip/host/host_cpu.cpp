@@ -168,10 +168,9 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
                 &m_ops_delay,   &m_ops_allreduce};
     m_waits_for.fill(k_none);
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
-    spawn_method("cpu", [this] { unit_step(op_unit::CPU); });
-    spawn_method("comm", [this] { unit_step(op_unit::COMM); });
-    spawn_method("gpu", [this] { unit_step(op_unit::GPU); });
-    spawn_method("copy", [this] { unit_step(op_unit::COPY); });
+    for (op_unit u : {op_unit::CPU, op_unit::COMM, op_unit::GPU, op_unit::COPY}) {
+        start_engine(m_engine[index_of(u)], [this, u] { unit_step(u); });
+    }
     spawn_thread("finish_when_done", [this] { finish_when_done(); });
 }
 
@@ -428,7 +427,7 @@ void host_cpu::wait_until(const sc_time& t) {
 
 void host_cpu::wake(std::size_t u, const sc_time& at) {
     const sc_time now = sim_now();
-    m_wake[u].notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+    m_engine[u].wake(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
 void host_cpu::mark_done(std::size_t i, op_kind k, const sc_time& at) {
@@ -503,13 +502,13 @@ void host_cpu::span(const std::string& track_path, const std::string& name, cons
     ctx().spans().span(track_path, name, cat, start.value(), end.value());
 }
 
-// A unit is a method, not a thread (no stack of its own to switch to, which at scale is what an
+// A unit is an engine, not a thread (no stack of its own to switch to, which at scale is what an
 // op costs most): it runs its ops in list order, keeping its place in m_units[u] and sleeping
-// (next_trigger) where a thread would wait.
+// (sleep_until, park) where a thread would wait.
 void host_cpu::unit_step(op_unit u) {
     const std::size_t w = index_of(u);
     unit_run& r = m_units[w];
-    const sc_time now = sim_now();  // a method's activation takes no time
+    const sc_time now = sim_now();  // an engine's activation takes no time
     while (true) {
         switch (r.phase) {
             case unit_phase::NEXT: {
@@ -538,7 +537,7 @@ void host_cpu::unit_step(op_unit u) {
                     const op_status& ds = status_of(d);
                     if (ds.state != op_state::DONE) {
                         m_waits_for[w] = d;
-                        next_trigger(m_wake[w]);
+                        m_engine[w].park();
                         return;
                     }
                     r.ready = std::max(r.ready, ds.done_at);
@@ -546,7 +545,7 @@ void host_cpu::unit_step(op_unit u) {
                 m_waits_for[w] = k_none;
                 r.phase = unit_phase::START;
                 if (r.ready > now) {
-                    next_trigger(r.ready - now);
+                    m_engine[w].sleep_until(r.ready);
                     return;
                 }
                 break;
@@ -564,7 +563,7 @@ void host_cpu::unit_step(op_unit u) {
                 const slot& o = r.what;
                 // nic_notify_b_transport wakes this unit at the arrival of its message.
                 if (!status_of(r.op).matched) {
-                    next_trigger(m_wake[w]);
+                    m_engine[w].park();
                     return;
                 }
                 if (r.received_bytes != o.bytes) {
@@ -584,7 +583,7 @@ void host_cpu::unit_step(op_unit u) {
             }
             case unit_phase::FINISH:
                 if (r.end > now) {
-                    next_trigger(r.end - now);
+                    m_engine[w].sleep_until(r.end);
                     r.phase = unit_phase::FINISHED;
                     return;
                 }
@@ -758,7 +757,7 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
                 // memory (DMA engines) reserve it in roughly time order.
                 if (r.issue > now && r.issue - now >= quantum) {
                     r.issue_due = true;
-                    next_trigger(r.issue - now);
+                    m_engine[index_of(u)].sleep_until(r.issue);
                     return false;
                 }
             }

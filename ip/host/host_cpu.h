@@ -184,9 +184,9 @@ private:
         sc_core::sc_time last, issue;
         bool issue_due = false;
     };
-    // One method per unit: runs its ops in list order, sleeping where a thread would wait.
+    // One engine per unit: runs its ops in list order, sleeping where a thread would wait.
     void unit_step(op_unit u);
-    // `now`: the activation's time (a method's activation takes no time).
+    // `now`: the activation's time (an engine's activation takes no time).
     void start_op(unit_run& r, op_unit u, const sc_core::sc_time& now);
     // r's RECV takes a message that arrived at `at` (from the NIC, or the unexpected queue).
     void take_message(unit_run& r, const sc_core::sc_time& at, std::uint64_t bytes,
@@ -306,7 +306,7 @@ private:
     std::array<flat_queue<std::size_t>, ops::k_op_units> m_unit_ops;
     std::array<std::size_t, ops::k_op_units> m_unit_passed{};
     std::array<std::size_t, ops::k_op_units> m_unit_total{};
-    // Per unit: the op it waits for (k_none: none, or its message); m_wake below is the event.
+    // Per unit: the op it waits for (k_none: none, or its message) while its engine is parked.
     std::array<std::size_t, ops::k_op_units> m_waits_for;
     // Per unit: the RECV it has started and not yet matched (op k_none: none) and what it
     // matches, so that a RECEIVED notification reads these, not every unit's front op slot.
@@ -341,9 +341,9 @@ private:
 
     flat_queue<std::string> m_names;
     std::size_t m_max_live = 0;
-    // Per unit: the event it waits on.  Only the unit an event concerns is woken, at the time
-    // it can go on.
-    std::array<sc_core::sc_event, ops::k_op_units> m_wake;
+    // Per unit: the engine running unit_step (platform/wake_queue.h).  Only the unit a wake
+    // concerns is woken, at the time it can go on.
+    std::array<wake_queue::engine, ops::k_op_units> m_engine;
     // The breakdown's records of the retired chunks' ops (compact: critical_path.h's op_run),
     // and the last op recorded per unit.
     workloads::host_run m_run;

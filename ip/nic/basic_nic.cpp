@@ -34,7 +34,7 @@ void basic_nic::setup(const params& p) {
     m_message_level = ctx().settings().grain == granularity::MESSAGE;
     host.register_b_transport(this, &basic_nic::host_b_transport);
     eth_rx.register_b_transport(this, &basic_nic::rx_b_transport);
-    spawn_method("tx", [this] { tx_step(); });
+    start_engine(m_tx_step, [this] { tx_step(); });
 }
 
 basic_nic::~basic_nic() {
@@ -52,7 +52,7 @@ void basic_nic::host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
     const sc_core::sc_time posted = sim_now() + delay;
     m_tx_queue.push_back(message{*ext, posted});
     m_tx_queue_level.change_at(posted, +1);
-    m_tx_wake.notify(delay);
+    m_tx_step.wake(delay);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -125,20 +125,21 @@ sc_core::sc_time basic_nic::put_on_wire(const packet_ext& frame, bool& delivered
     return sim_now() + delay;
 }
 
-// The TX engine is a method, not a thread: it prepares a message's frames (or trains) one at a
-// time and sleeps until each one's first bit, keeping its place in m_tx (no thread stack to
-// switch to, which at scale is what a message costs most; docs/performance.md).
+// The TX engine is an event-driven engine (platform/wake_queue.h), not a thread: it prepares a
+// message's frames (or trains) one at a time and sleeps until each one's first bit, keeping its
+// place in m_tx (no thread stack to switch to, which at scale is what a message costs most;
+// docs/performance.md).
 void basic_nic::tx_step() {
-    const sc_core::sc_time now = sim_now();  // a method's activation takes no time
+    const sc_core::sc_time now = sim_now();  // an engine's activation takes no time
     while (true) {
         if (!m_tx.active) {
             if (m_tx_queue.empty()) {
-                next_trigger(m_tx_wake);
+                m_tx_step.park();
                 return;
             }
             const sc_core::sc_time posted = m_tx_queue.front().posted;
             if (posted > now) {
-                next_trigger(posted - now);
+                m_tx_step.sleep_until(posted);
                 return;
             }
             begin_message();
@@ -150,7 +151,7 @@ void basic_nic::tx_step() {
         }
         prepare_next();
         if (m_tx.eng.start > now) {
-            next_trigger(m_tx.eng.start - now);
+            m_tx_step.sleep_until(m_tx.eng.start);
             return;
         }
     }

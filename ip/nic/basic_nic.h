@@ -135,7 +135,7 @@ private:
 
     void host_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-    // The TX engine (a method): sends the queued messages in order, frame by frame or as
+    // The TX engine (a wake_queue engine): sends the queued messages in order, frame by frame or as
     // trains, sleeping until each one's first bit.
     void tx_step();
     // Its steps on the message at the queue's front: set up its run, prepare (DMA, processing,
@@ -191,7 +191,7 @@ private:
     timed_resource m_tx_engine;
     timed_resource m_rx_engine;
     flat_queue<message> m_tx_queue;
-    sc_core::sc_event m_tx_wake;
+    wake_queue::engine m_tx_step;  // runs tx_step
     // Where the TX engine is in the message at the queue's front.
     struct tx_run {
         bool active = false;    // the front message is being sent
