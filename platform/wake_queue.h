@@ -1,10 +1,10 @@
 // The platform's own queue of timed wake-ups for blocks' event-driven engines (host.cpu's
 // units, nic.basic's TX engine).  One SystemC method runs every engine due at a time, in the
 // order their wake-ups were asked for (a stated rule, not the kernel's order of same-time
-// events).  An activation then touches the engine's own state and one queue entry in a
-// contiguous heap, instead of a process object, an event and a timed-event record of its own
-// in SystemC's kernel: at 1024 nodes those were the largest share of a message's cache misses
-// (docs/performance.md, "Kernel activations").
+// events).  An activation then touches the engine's own state and a 16 B entry in its wake
+// time's bucket, instead of a process object, an event and a timed-event record of its own in
+// SystemC's kernel: in the 512-node ring those were 144 of a message's 341 L1-missing lines
+// (docs/status.md, "Event-driven engines").
 #pragma once
 
 #include <cstdint>
