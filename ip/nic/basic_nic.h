@@ -268,11 +268,11 @@ void basic_nic::declare_common(type_decl<T>& d) {
     d.param("train_frames", &basic_nic::m_train_frames, "128",
             "Message granularity: the most frames a train carries (one transaction through "
             "link and switch).  Trains of senders that meet at a switch port take turns at "
-            "this grain, as their frames do at packet level: at 128 the INCEPTIONN HDC configs "
-            "at message level are within 0.003 % of packet level, where one train per message "
-            "was -1.7 % (wa_hdc) and -2.4 % (wa_c_hdc) and let the kernel's order of same-time "
-            "trains decide the result (ip/nic/README.md, \"Message granularity\").  Fewer "
-            "frames a train simulate slower")
+            "this grain, as their frames do at packet level: at 128 the INCEPTIONN "
+            "worker-aggregator HDC configs at message level are -1.5 % (wa_hdc) and -0.84 % "
+            "(wa_c_hdc) off packet level, at 32 -0.2 % and -0.12 %, with one train per message "
+            "-3.5 % and -4.9 % (ip/nic/README.md, \"Message granularity\").  Fewer frames a "
+            "train simulate slower")
         .range("1", "4294967295");
     d.param("rx_buffer", &basic_nic::m_rx_buffer, "1GiB",
             "Host address of the receive buffer region");
