@@ -67,7 +67,16 @@ void wake_queue::run() {
         const std::uint32_t b = it->second;
         // By index: a wake-up asked for now while the bucket runs joins its end.
         for (std::size_t k = 0; k < m_buckets[b].size(); ++k) {
-            const ref r = m_buckets[b][k];
+            const std::vector<ref>& bucket = m_buckets[b];
+            // Many engines due at once (the nodes of a large platform in step): fetch the
+            // engine k_ahead on and the hot state of the one k_ahead / 2 on while this one runs.
+            if (k + k_ahead < bucket.size()) {
+                const char* e = reinterpret_cast<const char*>(bucket[k + k_ahead].e);
+                __builtin_prefetch(e);
+                __builtin_prefetch(e + engine::k_line);  // its state and body: two lines at most
+            }
+            if (k + k_ahead / 2 < bucket.size()) prefetch_hot(*bucket[k + k_ahead / 2].e);
+            const ref r = bucket[k];
             if (r.gen != r.e->m_gen) continue;  // superseded by an earlier wake
             run_engine(*r.e);
             if (!m_ctx.error().empty()) break;  // a failed run stops (sim_context::fail)
@@ -82,6 +91,11 @@ void wake_queue::run() {
         m_armed_at = m_times.begin()->first;
         m_due.notify(ps_time(m_armed_at - now));
     }
+}
+
+void wake_queue::prefetch_hot(const engine& e) {
+    const char* p = static_cast<const char*>(e.m_hot);
+    for (std::uint8_t i = 0; i < e.m_hot_lines; ++i) __builtin_prefetch(p + i * engine::k_line);
 }
 
 void wake_queue::run_engine(engine& e) {

@@ -170,6 +170,7 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_mo
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
     for (op_unit u : {op_unit::CPU, op_unit::COMM, op_unit::GPU, op_unit::COPY}) {
         start_engine(m_engine[index_of(u)], [this, u] { unit_step(u); });
+        m_engine[index_of(u)].hot_state(&m_units[index_of(u)], sizeof(unit_run));
     }
     spawn_thread("finish_when_done", [this] { finish_when_done(); });
 }
@@ -521,6 +522,14 @@ void host_cpu::unit_step(op_unit u) {
                 if (list.empty()) return;  // done: no trigger, the unit never runs again
                 r.op = list.front();
                 r.what = op_at(r.op);
+                // The unit's next ops are read soon (the next one) or a collective step later
+                // (three on), long after the window was written: fetched now, their misses
+                // overlap this op's work instead of stalling the unit (docs/performance.md).
+                for (const std::size_t k : {std::size_t{1}, std::size_t{3}}) {
+                    if (list.size() <= k) break;
+                    __builtin_prefetch(&op_at(list[k]));
+                    __builtin_prefetch(&status_of(list[k]));
+                }
                 r.dep = 0;
                 r.ready = now;
                 r.arrival = sc_core::SC_ZERO_TIME;

@@ -35,6 +35,7 @@ void basic_nic::setup(const params& p) {
     host.register_b_transport(this, &basic_nic::host_b_transport);
     eth_rx.register_b_transport(this, &basic_nic::rx_b_transport);
     start_engine(m_tx_step, [this] { tx_step(); });
+    m_tx_step.hot_state(&m_tx, sizeof(m_tx));
 }
 
 basic_nic::~basic_nic() {
