@@ -209,22 +209,35 @@ def main():
     ns = [int(x) for x in args.ring_nodes.split(",") if x]
     if args.quick:
         ns = [n for n in ns if n <= 64]
-    rows, points = [], []
+    # Each run of the platform is followed by one of bench/ring_floor (the same message pattern
+    # through pass-through blocks, no model), so that the two see the same machine: wall time on
+    # a shared VM swings by 2x and more between minutes, their ratio much less.
+    rows, points, floor_rows, floor_points = [], [], [], []
     for n in ns:
         cfg = os.path.join(ring_dir, f"ring{n}.yaml")
         run([sys.executable, "bench/ring_allreduce.py", str(n), cfg])
         cmd = [f"{b}/bench/platform_bench", os.path.relpath(cfg, ROOT), "tx_messages"]
+        floor_cmd = [f"{b}/bench/ring_floor", str(n)]
+        runs, floors = [], []
         try:
-            runs = sorted((timed_bench(cmd, args.ring_timeout)
-                           for _ in range(max(1, args.repeats))), key=lambda x: x[1])
+            for _ in range(max(1, args.repeats)):
+                runs.append(timed_bench(cmd, args.ring_timeout))
+                floors.append(timed_bench(floor_cmd, args.ring_timeout))
         except subprocess.TimeoutExpired:
             rows.append((f"N = {n}", f"not finished within {args.ring_timeout:.0f} s"))
             continue
+        ratios = sorted(p[1] / f[1] for p, f in zip(runs, floors))
+        runs.sort(key=lambda x: x[1])
+        floors.sort(key=lambda x: x[1])
         r, wall = runs[len(runs) // 2]
+        fr, fwall = floors[len(floors) // 2]
         spread = (f" (median of {len(runs)} runs; {runs[0][1]:.2f}-{runs[-1][1]:.2f} s)"
                   if len(runs) > 1 else "")
+        fspread = (f" (median of {len(floors)}; {floors[0][1]:.2f}-{floors[-1][1]:.2f} s)"
+                   if len(floors) > 1 else "")
         steps = 2 * (n - 1)
         points.append((n * steps, wall, r["wall_s"]))
+        floor_points.append((n * steps, fwall, fr["run_s"]))
         rows.append((f"N = {n}", f"{steps} steps; iteration {r['sim_s'] * 1e3:.2f} ms simulated; "
                      f"{r['count']:,.0f} messages; wall {wall:.2f} s{spread} (set-up "
                      f"{r['setup_s']:.2f} s, "
@@ -232,22 +245,39 @@ def main():
                      f"second of simulation ({r['per_wall_s'] / kernel_rate:.4f} per kernel "
                      f"event); {r['sim_s_per_wall_s']:.3g} simulated s per wall s; peak RSS "
                      f"{r['peak_rss_mb']:.0f} MB"))
+        floor_rows.append((f"N = {n}", f"{fr['messages']:,} messages, "
+                           f"{fr['engine_activations'] / max(fr['messages'], 1):.2f} activations "
+                           f"and {fr['hops'] + 1} socket calls each; wall {fwall:.2f} s{fspread} "
+                           f"(set-up {fr['setup_s']:.2f} s, simulation {fr['run_s']:.2f} s, "
+                           f"{fr['ns_per_message']:.0f} ns per message); peak RSS "
+                           f"{fr['peak_rss_mb']:.0f} MB; benchmark (b) over the floor, run by "
+                           f"run: {ratios[len(ratios) // 2]:.1f}x (median; "
+                           f"{ratios[0]:.1f}-{ratios[-1]:.1f}x)"))
     # Fixed costs (process start, loading) dominate the smallest sizes: the exponent is fitted
     # on the largest three sizes, and each step between sizes is shown too.
-    if len(points) >= 2:
-        top = points[-3:]
+    def fit_rows(pts, labels):
+        out = []
+        if len(pts) < 2:
+            return out
+        top = pts[-3:]
         xs = [p[0] for p in top]
-        for label, col in (("whole-process", 1), ("simulation", 2)):
+        for label, col in labels:
             k = fit_exponent(xs, [max(p[col], 1e-4) for p in top])
             steps = ", ".join(
                 f"{fit_exponent([a[0], b[0]], [max(a[col], 1e-4), max(b[col], 1e-4)]):.2f}"
-                for a, b in zip(points, points[1:]))
-            rows.append((f"fit: {label} wall time ~ (N x steps)^k",
-                         f"k = {k:.2f} over the largest {len(top)} sizes; size to size: {steps}"))
+                for a, b in zip(pts, pts[1:]))
+            out.append((f"fit: {label} wall time ~ (N x steps)^k",
+                        f"k = {k:.2f} over the largest {len(top)} sizes; size to size: {steps}"))
+        return out
+    rows += fit_rows(points, (("whole-process", 1), ("simulation", 2)))
     sections.append(("Ring all-reduce of 64 MiB at message level, N nodes on one 10 GbE switch "
                      "(targets at N = 1024: < 2 s, < 2 GB RSS; cost <= linear in N x steps)",
                      "python3 bench/ring_allreduce.py N CONFIG && "
                      f"{b}/bench/platform_bench CONFIG tx_messages", rows))
+    floor_rows += fit_rows(floor_points, (("whole-process", 1), ("simulation", 2)))
+    sections.append(("The ring's floor: its messages through pass-through blocks, no model "
+                     "(bench/ring_floor.cpp; each run right after the ring's run above)",
+                     f"{b}/bench/ring_floor N", floor_rows))
 
     # (b') The same ring counted in instructions (callgrind, simulation only: sc_start), which
     # machine noise and caches do not change: cost per message constant in N means cost linear
