@@ -32,7 +32,8 @@ run() {
     echo "$name: exit $?"
 }
 for c in cluster_node host_gpu incast pcie_dma star5 training_ring training_ring_inceptionn \
-    training_wa two_nodes; do
+    training_wa two_nodes traffic_to_memory noc_aries_bw_ring noc_aries_bypass \
+    noc_aries_tree_allreduce noc_chiplet_training noc_mesh_uniform noc_ring_allreduce; do
     run "ex_$c" "configs/examples/$c.yaml"
 done
 for c in inc_hdc inc_c_hdc wa_hdc wa_c_hdc inc_alexnet inc8_hdc wa8_hdc; do
