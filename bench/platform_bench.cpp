@@ -15,7 +15,7 @@
 
 #include "platform/allocator_tuning.h"
 #include "platform/platform_loader.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "platform/simulation.h"
 
 // libsystemc prints its banner before sc_main; a static initialiser runs earlier still.

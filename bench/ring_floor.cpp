@@ -5,7 +5,7 @@
 // the node's send, then one per pass-through block (a module with a target and an initiator
 // socket that reserves its own busy-until time and counts it, the least a link direction or a
 // memory channel does), the last into the next node, whose engine it wakes.  Each node's engine
-// (platform/wake_queue.h, as host.cpu's units and nic.basic's TX engine) runs ACTIVATIONS times
+// (kit/wake_queue.h, as host.cpu's units and nic.basic's TX engine) runs ACTIVATIONS times
 // per message.  The defaults, 10 and 4, are below the platform ring's counts (11.7 socket calls
 // and 4.7 activations per message: callgrind on a 128-node ring of 64 KiB messages), so
 // whatever the blocks of benchmark (b) do costs more than this (docs/performance.md).
@@ -27,8 +27,8 @@
 #include <tlm>
 
 #include "platform/allocator_tuning.h"
-#include "platform/sim_context.h"
-#include "platform/sim_time.h"
+#include "kit/sim_context.h"
+#include "kit/sim_time.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 #   P/bin/trainvp                     the command
 #   P/lib/libtrainvp_*.so             the platform's shared libraries (cmake/trainvp_library.cmake)
 #   P/include/trainvp/...             every header, at its path from the repo root
-#                                     (#include "platform/ip_module.h" works the same outside)
+#                                     (#include "kit/ip_module.h" works the same outside)
 #   P/lib/cmake/trainvp/              the package: find_package(trainvp) -> trainvp::platform,
 #                                     trainvp::ip, trainvp::codecs, ... (docs/adding-ip.md)
 #   P/share/trainvp/zoo/              the model zoo (workloads/models/zoo)
@@ -14,12 +14,12 @@ install(TARGETS ${trainvp_libraries} EXPORT trainvpTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainvp)
 install(TARGETS trainvp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(dir platform traces ip workloads sc_main)
+foreach(dir core traces kit ip workloads platform sc_main)
     install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainvp/${dir}
             FILES_MATCHING PATTERN "*.h" PATTERN "zoo" EXCLUDE)
 endforeach()
-install(FILES ${PROJECT_BINARY_DIR}/generated/platform/version.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainvp/platform)
+install(FILES ${PROJECT_BINARY_DIR}/generated/kit/version.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainvp/kit)
 install(DIRECTORY workloads/models/zoo/ DESTINATION ${CMAKE_INSTALL_DATADIR}/trainvp/zoo)
 
 set(trainvp_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/trainvp)

@@ -2,7 +2,7 @@
 #
 # The platform's libraries are SHARED, so that the `trainvp` command, the tests and IP plugins
 # loaded at run time (dlopen) all use the same code and the same IP registry
-# (platform/registry.h): a plugin's TRAINVP_REGISTER_IP lands in the registry the built-in
+# (kit/registry.h): a plugin's TRAINVP_REGISTER_IP lands in the registry the built-in
 # blocks are in.  Includes spell the path from the repo root; once installed, from
 # <prefix>/include/trainvp.  The library is exported as trainvp::<TARGET without "trainvp_">
 # (trainvp_platform -> trainvp::platform) by the package config (cmake/trainvpConfig.cmake.in).

@@ -1,6 +1,6 @@
 #include "platform/binder.h"
 
-#include "platform/did_you_mean.h"
+#include "core/did_you_mean.h"
 
 namespace trainvp {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 #include "platform/platform_desc.h"
 
 namespace trainvp {

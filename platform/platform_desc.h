@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/config_node.h"
-#include "platform/params.h"
-#include "platform/sim_context.h"
+#include "core/config_node.h"
+#include "core/params.h"
+#include "kit/sim_context.h"
 
 namespace trainvp {
 

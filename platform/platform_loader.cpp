@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "platform/did_you_mean.h"
+#include "core/did_you_mean.h"
 
 namespace trainvp {
 

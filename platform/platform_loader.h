@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "platform/platform_desc.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 
 namespace trainvp {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/config_node.h"
-#include "platform/error.h"
-#include "platform/registry.h"
+#include "core/config_node.h"
+#include "core/error.h"
+#include "kit/registry.h"
 
 namespace trainvp {
 

@@ -12,13 +12,13 @@
 #include <sstream>
 
 #include "platform/binder.h"
-#include "platform/did_you_mean.h"
-#include "platform/param_decl.h"
-#include "platform/params.h"
+#include "core/did_you_mean.h"
+#include "core/param_decl.h"
+#include "core/params.h"
 #include "platform/platform_loader.h"
-#include "platform/sim_time.h"
+#include "kit/sim_time.h"
 #include "platform/training_workload.h"
-#include "platform/workload_sink.h"
+#include "kit/workload_sink.h"
 #include "traces/atomic_file.h"
 #include "traces/stats_report.h"
 #include "traces/traced_level.h"
@@ -185,7 +185,7 @@ void simulation::build(const tree_node& node) {
 
 void simulation::elaborate() {
     sim_context::set_current(&m_ctx);
-    // Every block builds sc_time from integer picoseconds (platform/sim_time.h).
+    // Every block builds sc_time from integer picoseconds (kit/sim_time.h).
     if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
         throw std::logic_error("trainvp needs SystemC's time resolution at 1 ps");
     }

@@ -11,9 +11,9 @@
 
 #include <systemc>
 
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 #include "platform/platform_desc.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "traces/stats_report.h"
 #include "workloads/iteration/critical_path.h"
 

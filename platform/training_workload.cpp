@@ -7,12 +7,12 @@
 #include <memory>
 #include <optional>
 
-#include "platform/did_you_mean.h"
-#include "platform/packet_ext.h"
-#include "platform/param_decl.h"
-#include "platform/params.h"
+#include "core/did_you_mean.h"
+#include "ip/ethernet/packet_ext.h"
+#include "core/param_decl.h"
+#include "core/params.h"
 #include "platform/platform_loader.h"
-#include "platform/workload_sink.h"
+#include "kit/workload_sink.h"
 #include "workloads/iteration/gradient_generator.h"
 #include "workloads/iteration/iteration_source.h"
 #include "workloads/iteration/training_builder.h"

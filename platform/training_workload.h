@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "platform/config_node.h"
-#include "platform/ip_module.h"
+#include "core/config_node.h"
+#include "kit/ip_module.h"
 #include "platform/platform_desc.h"
 
 namespace trainvp {

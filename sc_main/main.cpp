@@ -7,7 +7,7 @@
 #include <systemc>
 
 #include "platform/allocator_tuning.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "sc_main/trainvp_cli.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <ostream>
 
-#include "platform/units.h"
+#include "core/units.h"
 
 namespace trainvp {
 

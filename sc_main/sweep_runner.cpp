@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "platform/error.h"
+#include "core/error.h"
 #include "sc_main/run_progress.h"
 #include "traces/atomic_file.h"
 

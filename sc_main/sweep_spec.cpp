@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <map>
 
-#include "platform/config_node.h"
-#include "platform/did_you_mean.h"
+#include "core/config_node.h"
+#include "core/did_you_mean.h"
 #include "platform/platform_loader.h"
 
 namespace trainvp {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/registry.h"
+#include "kit/registry.h"
 
 namespace trainvp {
 

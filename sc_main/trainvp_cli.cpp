@@ -11,12 +11,12 @@
 
 #include <systemc>
 
-#include "platform/did_you_mean.h"
+#include "core/did_you_mean.h"
 #include "platform/platform_loader.h"
 #include "platform/plugin_loader.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "platform/simulation.h"
-#include "platform/version.h"
+#include "kit/version.h"
 #include "sc_main/run_progress.h"
 #include "sc_main/sweep_plan.h"
 #include "sc_main/sweep_runner.h"

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "platform/error.h"
+#include "core/error.h"
 
 namespace trainvp {
 

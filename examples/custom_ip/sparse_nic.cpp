@@ -1,7 +1,7 @@
 #include "sparse_nic.h"
 
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace custom_ip {
 

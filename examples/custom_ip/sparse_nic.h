@@ -8,7 +8,7 @@
 #pragma once
 
 #include "ip/nic/basic_nic.h"
-#include "platform/timed_resource.h"
+#include "kit/timed_resource.h"
 #include "sparse_codec.h"
 
 namespace custom_ip {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "platform/sim_time.h"
+#include "kit/sim_time.h"
 
 namespace trainvp {
 

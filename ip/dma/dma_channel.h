@@ -23,7 +23,7 @@
 
 #include <tlm>
 
-#include "platform/units.h"
+#include "core/units.h"
 #include "traces/stat.h"
 
 namespace trainvp {

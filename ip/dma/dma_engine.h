@@ -13,8 +13,8 @@
 
 #include "ip/dma/dma_channel.h"
 #include "ip/dma/dma_desc_ext.h"
-#include "platform/ip_module.h"
-#include "platform/timed_resource.h"
+#include "kit/ip_module.h"
+#include "kit/timed_resource.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "platform/packet_ext.h"
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "ip/ethernet/packet_ext.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace trainvp::ip {
 

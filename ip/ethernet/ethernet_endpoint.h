@@ -12,7 +12,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {

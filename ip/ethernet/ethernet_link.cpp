@@ -1,8 +1,8 @@
 #include "ip/ethernet/ethernet_link.h"
 
-#include "platform/packet_ext.h"
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "ip/ethernet/packet_ext.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace trainvp::ip {
 

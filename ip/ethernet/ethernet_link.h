@@ -10,8 +10,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "platform/ip_module.h"
-#include "platform/timed_resource.h"
+#include "kit/ip_module.h"
+#include "kit/timed_resource.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {

@@ -12,8 +12,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "platform/flat_queue.h"
-#include "platform/ip_module.h"
+#include "kit/flat_queue.h"
+#include "kit/ip_module.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <map>
 
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 #include "workloads/collectives/ring.h"
 
 namespace trainvp::ip {

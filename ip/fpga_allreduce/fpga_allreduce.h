@@ -30,9 +30,9 @@
 
 #include "ip/codecs/bfp_codec.h"
 #include "ip/dma/dma_channel.h"
-#include "platform/ip_module.h"
-#include "platform/packet_ext.h"
-#include "platform/timed_resource.h"
+#include "kit/ip_module.h"
+#include "ip/ethernet/packet_ext.h"
+#include "kit/timed_resource.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "ip/host/accel_op_ext.h"
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace trainvp::ip {
 

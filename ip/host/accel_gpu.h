@@ -9,7 +9,7 @@
 #include <tlm>
 
 #include "ip/dma/dma_channel.h"
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {

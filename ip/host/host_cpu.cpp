@@ -8,10 +8,10 @@
 #include <stdexcept>
 
 #include "ip/host/accel_op_ext.h"
-#include "platform/did_you_mean.h"
-#include "platform/packet_ext.h"
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "core/did_you_mean.h"
+#include "ip/ethernet/packet_ext.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 #include "workloads/ops/op_parser.h"
 
 namespace trainvp::ip {

@@ -15,9 +15,9 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "platform/flat_queue.h"
-#include "platform/ip_module.h"
-#include "platform/workload_sink.h"
+#include "kit/flat_queue.h"
+#include "kit/ip_module.h"
+#include "kit/workload_sink.h"
 #include "traces/traced_level.h"
 #include "workloads/ops/op_list.h"
 #include "workloads/ops/op_source.h"
@@ -341,7 +341,7 @@ private:
 
     flat_queue<std::string> m_names;
     std::size_t m_max_live = 0;
-    // Per unit: the engine running unit_step (platform/wake_queue.h).  Only the unit a wake
+    // Per unit: the engine running unit_step (kit/wake_queue.h).  Only the unit a wake
     // concerns is woken, at the time it can go on.
     std::array<wake_queue::engine, ops::k_op_units> m_engine;
     // The breakdown's records of the retired chunks' ops (compact: critical_path.h's op_run),

@@ -1,7 +1,7 @@
 #include "ip/memory/memory.h"
 
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace trainvp::ip {
 
@@ -27,7 +27,7 @@ void memory::declare(type_decl<memory>& d) {
              "time",
              "Order in which the data channel serves requests. time (default): in arrival-time "
              "order, each request taking the idle time at and after its arrival around earlier "
-             "reservations, split over idle gaps if need be (platform/time_ordered_resource.h), "
+             "reservations, split over idle gaps if need be (kit/time_ordered_resource.h), "
              "as a DRAM controller serves the requests that have reached it (JEDEC JESD79-4 "
              "has no notion of requests not yet issued). call: in the order they are made (FIFO "
              "behind every earlier reservation; a request arriving now waits behind one "

@@ -4,8 +4,8 @@
 #include <tuple>
 #include <vector>
 
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace trainvp::ip {
 
@@ -126,7 +126,7 @@ sc_core::sc_time basic_nic::put_on_wire(const packet_ext& frame, bool& delivered
     return sim_now() + delay;
 }
 
-// The TX engine is an event-driven engine (platform/wake_queue.h), not a thread: it prepares a
+// The TX engine is an event-driven engine (kit/wake_queue.h), not a thread: it prepares a
 // message's frames (or trains) one at a time and sleeps until each one's first bit, keeping its
 // place in m_tx (no thread stack to switch to, which at scale is what a message costs most;
 // docs/performance.md).

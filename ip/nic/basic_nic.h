@@ -15,10 +15,10 @@
 #include <tlm>
 
 #include "ip/dma/dma_channel.h"
-#include "platform/flat_queue.h"
-#include "platform/ip_module.h"
-#include "platform/packet_ext.h"
-#include "platform/timed_resource.h"
+#include "kit/flat_queue.h"
+#include "kit/ip_module.h"
+#include "ip/ethernet/packet_ext.h"
+#include "kit/timed_resource.h"
 
 namespace trainvp::ip {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace trainvp::ip {
 
@@ -98,7 +98,7 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
              "time",
              "Order in which each direction serves TLPs. time (default): in arrival-time order, "
              "a TLP taking the first idle time at or after it is ready around earlier "
-             "reservations (platform/time_ordered_resource.h), as the link's transmit arbiter "
+             "reservations (kit/time_ordered_resource.h), as the link's transmit arbiter "
              "sends the TLPs that exist (rev 3.0 §2.4 ordering applies between TLPs that have "
              "been issued); a credit is free unless `credits` TLPs that started earlier still "
              "hold theirs. call: in the order they are made (FIFO behind every earlier "

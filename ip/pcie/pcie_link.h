@@ -14,9 +14,9 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "platform/ip_module.h"
-#include "platform/time_ordered_resource.h"
-#include "platform/timed_resource.h"
+#include "kit/ip_module.h"
+#include "kit/time_ordered_resource.h"
+#include "kit/timed_resource.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {

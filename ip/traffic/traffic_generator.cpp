@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 
 namespace trainvp::ip {
 

@@ -7,8 +7,8 @@
 #include "noc/collective/aries_ring_plan.h"
 #include "noc/collective/aries_tree_plan.h"
 #include "noc/topology/dependency_check.h"
-#include "platform/registry.h"
-#include "platform/sim_time.h"
+#include "kit/registry.h"
+#include "kit/sim_time.h"
 #include "workloads/collectives/collectives.h"
 #include "workloads/models/model_loader.h"
 

@@ -13,7 +13,7 @@
 #include "noc/network/noc_network.h"
 #include "noc/topology/route_table.h"
 #include "noc/traffic/uniform_traffic.h"
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::noc {

@@ -13,11 +13,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "platform/config_node.h"
+#include "core/config_node.h"
 #include "platform/platform_loader.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "platform/simulation.h"
-#include "platform/units.h"
+#include "core/units.h"
 
 namespace {
 

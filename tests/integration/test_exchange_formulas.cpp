@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/param_decl.h"
+#include "core/param_decl.h"
 #include "tests/support/sim_fixture.h"
 #include "tests/support/test_util.h"
 #include "workloads/collectives/collectives.h"

@@ -168,7 +168,7 @@ INSTANTIATE_TEST_SUITE_P(
 // The last round of trains is then served one train after another, so the first messages
 // complete up to three trains' time before the last and the aggregator's sums overlap more:
 // optimistic by -1.5 % (wa_hdc) and -0.84 % (wa_c_hdc) measured, with same-time wakes run in
-// the order asked for (platform/wake_queue.h; with SystemC's order of same-time events it was
+// the order asked for (kit/wake_queue.h; with SystemC's order of same-time events it was
 // +0.003 % and -0.002 %, by the luck of that order).  Tolerance 3 %, issue 8's bound.  One
 // train per message (train_frames at its maximum) serves whole messages one after another:
 // -3.5 % and -4.9 % measured, asserted outside the bound so that the grain is seen to act.
@@ -206,7 +206,7 @@ TEST(call_order, packet_level_inc_c_ring_is_bound_by_reservations_made_ahead) {
     // Message level's trains (nic.basic train_frames) reserve their tail frames' writes ahead
     // as frames do: in call order it agrees with packet level in call order, +3.07 % measured.
     // Call order makes a result depend on the order of same-time calls (that is the option):
-    // running same-time wakes in the order asked for (platform/wake_queue.h) moved packet level
+    // running same-time wakes in the order asked for (kit/wake_queue.h) moved packet level
     // by -1.0 % and message level by +0.06 % (+1.9 % apart before).  Tolerance 4 %: this is the
     // non-default order, outside the paper configs that issue 8's 3 % is about.
     EXPECT_NEAR(sim_time(m_call) / sim_time(p_call), 1.0, 0.04);

@@ -40,7 +40,7 @@
 #include "ip/codecs/bfp_codec.h"
 #include "ip/fpga_allreduce/analytical_model.h"
 #include "platform/platform_loader.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "platform/simulation.h"
 #include "tests/support/test_util.h"
 #include "workloads/iteration/op_yaml.h"

@@ -1,7 +1,7 @@
 // A minimal block registered under TEST_BLOCK_NAME (set by tests/plugins/CMakeLists.txt), to
 // provoke the plugin loader's errors.
-#include "platform/ip_module.h"
-#include "platform/registry.h"
+#include "kit/ip_module.h"
+#include "kit/registry.h"
 
 namespace trainvp::test {
 

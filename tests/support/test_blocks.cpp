@@ -1,6 +1,6 @@
 #include "tests/support/test_blocks.h"
 
-#include "platform/registry.h"
+#include "kit/registry.h"
 
 namespace trainvp::test {
 

@@ -6,7 +6,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 
 namespace trainvp::test {
 

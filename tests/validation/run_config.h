@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "platform/platform_loader.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "platform/simulation.h"
 
 namespace trainvp::test {

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <vector>
 
-#include "platform/did_you_mean.h"
+#include "core/did_you_mean.h"
 
 namespace trainvp::models {
 

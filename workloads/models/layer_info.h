@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/error.h"
+#include "core/error.h"
 #include "workloads/models/layer_spec.h"
 #include "workloads/models/tensor_shape.h"
 

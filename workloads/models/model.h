@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/error.h"
+#include "core/error.h"
 #include "workloads/models/layer_info.h"
 
 namespace trainvp::models {

@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "platform/did_you_mean.h"
+#include "core/did_you_mean.h"
 #include "workloads/models/expression.h"
 #include "workloads/models/layer_math.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/error.h"
+#include "core/error.h"
 #include "workloads/ops/dep_list.h"
 
 namespace trainvp::ops {

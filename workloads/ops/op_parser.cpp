@@ -4,8 +4,8 @@
 #include <map>
 #include <unordered_map>
 
-#include "platform/did_you_mean.h"
-#include "platform/param_decl.h"
+#include "core/did_you_mean.h"
+#include "core/param_decl.h"
 
 namespace trainvp::ops {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/config_node.h"
+#include "core/config_node.h"
 #include "workloads/ops/op_list.h"
 
 namespace trainvp::ops {

@@ -1,6 +1,6 @@
 #include "tests/unit/host/nic_loopback.h"
 
-#include "platform/registry.h"
+#include "kit/registry.h"
 
 namespace trainvp::test {
 

@@ -1,5 +1,5 @@
 // A test-only NIC shared by several hosts ("test.nic_loopback"): it implements the host<->NIC
-// contract of platform/packet_ext.h (nic_msg_ext) with a closed-form timing, so host tests do
+// contract of ip/ethernet/packet_ext.h (nic_msg_ext) with a closed-form timing, so host tests do
 // not depend on the real NIC, PCIe and Ethernet blocks.  Node i's host binds host[i] and
 // notify[i].  A SEND of B bytes from node s posted at t occupies s's wire from
 // start = max(t, end of s's previous send) for B / bandwidth; SEND_DONE reaches s at the end
@@ -12,8 +12,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "platform/ip_module.h"
-#include "platform/packet_ext.h"
+#include "kit/ip_module.h"
+#include "ip/ethernet/packet_ext.h"
 
 namespace trainvp::test {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/config_node.h"
+#include "core/config_node.h"
 #include "workloads/collectives/collectives.h"
 #include "workloads/iteration/collective_ops.h"
 #include "workloads/iteration/op_yaml.h"

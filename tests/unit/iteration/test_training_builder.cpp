@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "platform/config_node.h"
+#include "core/config_node.h"
 #include "tests/support/tiny_model.h"
 #include "workloads/collectives/halving_doubling.h"
 #include "workloads/collectives/ring.h"

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "platform/error.h"
+#include "core/error.h"
 #include "workloads/models/model_loader.h"
 
 namespace trainvp::models {

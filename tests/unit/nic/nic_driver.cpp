@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "platform/registry.h"
+#include "kit/registry.h"
 
 namespace trainvp::test {
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "platform/registry.h"
+#include "kit/registry.h"
 
 namespace trainvp::test {
 

@@ -11,7 +11,7 @@
 
 #include "ip/dma/dma_channel.h"
 #include "ip/dma/dma_desc_ext.h"
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 
 namespace trainvp::test {
 

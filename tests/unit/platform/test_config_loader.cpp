@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "platform/platform_loader.h"
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "tests/support/test_util.h"
 
 namespace trainvp {

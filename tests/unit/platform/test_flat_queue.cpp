@@ -7,7 +7,7 @@
 #include <iterator>
 #include <string>
 
-#include "platform/flat_queue.h"
+#include "kit/flat_queue.h"
 
 namespace trainvp {
 namespace {

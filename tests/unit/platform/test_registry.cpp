@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "platform/registry.h"
+#include "kit/registry.h"
 #include "sc_main/trainvp_cli.h"
 #include "tests/support/test_blocks.h"
 

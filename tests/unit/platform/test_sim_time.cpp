@@ -5,7 +5,7 @@
 
 #include <systemc>
 
-#include "platform/sim_time.h"
+#include "kit/sim_time.h"
 
 namespace trainvp {
 namespace {

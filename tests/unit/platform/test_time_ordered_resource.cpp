@@ -1,8 +1,8 @@
-// platform/time_ordered_resource.h: requests served in arrival-time order around earlier
+// kit/time_ordered_resource.h: requests served in arrival-time order around earlier
 // reservations (no simulation runs: the current time stays 0, so nothing is pruned).
 #include <gtest/gtest.h>
 
-#include "platform/time_ordered_resource.h"
+#include "kit/time_ordered_resource.h"
 
 namespace trainvp {
 namespace {

@@ -1,4 +1,4 @@
-// platform/time_ordered_resource.h while simulated time advances: intervals that are over are
+// kit/time_ordered_resource.h while simulated time advances: intervals that are over are
 // dropped (pruned) and insertions in front of reservations made ahead move the intervals
 // before them into the dropped prefix.  Checked against a reference that keeps every interval
 // in a std::map (the resource's first implementation): the same slot for every request, in
@@ -12,7 +12,7 @@
 #include <map>
 #include <random>
 
-#include "platform/time_ordered_resource.h"
+#include "kit/time_ordered_resource.h"
 
 namespace trainvp {
 namespace {

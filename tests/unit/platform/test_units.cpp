@@ -6,9 +6,9 @@
 #include <random>
 #include <vector>
 
-#include "platform/did_you_mean.h"
-#include "platform/param_decl.h"
-#include "platform/units.h"
+#include "core/did_you_mean.h"
+#include "core/param_decl.h"
+#include "core/units.h"
 #include "tests/support/test_util.h"
 
 namespace trainvp {

@@ -1,4 +1,4 @@
-// wake_queue: the blocks' event-driven engines (platform/wake_queue.h).  Each TEST elaborates
+// wake_queue: the blocks' event-driven engines (kit/wake_queue.h).  Each TEST elaborates
 // SystemC, so each runs in its own process.
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 
 #include <systemc>
 
-#include "platform/sim_context.h"
-#include "platform/sim_time.h"
-#include "platform/wake_queue.h"
+#include "kit/sim_context.h"
+#include "kit/sim_time.h"
+#include "kit/wake_queue.h"
 
 namespace trainvp {
 namespace {

@@ -1,4 +1,4 @@
-#include "platform/params.h"
+#include "core/params.h"
 
 namespace trainvp {
 

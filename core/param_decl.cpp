@@ -1,10 +1,10 @@
-#include "platform/param_decl.h"
+#include "core/param_decl.h"
 
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-#include "platform/did_you_mean.h"
+#include "core/did_you_mean.h"
 
 namespace trainvp {
 

@@ -1,4 +1,4 @@
-#include "platform/units.h"
+#include "core/units.h"
 
 #include <array>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "platform/did_you_mean.h"
+#include "core/did_you_mean.h"
 
 #include <algorithm>
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "platform/config_node.h"
-#include "platform/units.h"
+#include "core/config_node.h"
+#include "core/units.h"
 
 namespace trainvp {
 

@@ -9,10 +9,10 @@
 
 #include <systemc>
 
-#include "platform/audit_log.h"
-#include "platform/ip_type.h"
-#include "platform/params.h"
-#include "platform/sim_context.h"
+#include "kit/audit_log.h"
+#include "kit/ip_type.h"
+#include "core/params.h"
+#include "kit/sim_context.h"
 
 namespace trainvp {
 
@@ -64,7 +64,7 @@ protected:
     // (next_trigger) fires; it must not wait().  Cheaper than a thread (no stack of its own to
     // switch to); an exception fails the run as in spawn_thread.
     void spawn_method(const char* name, std::function<void()> body);
-    // Registers an event-driven engine run by the platform's wake queue (platform/wake_queue.h):
+    // Registers an event-driven engine run by the platform's wake queue (kit/wake_queue.h):
     // what spawn_method gives, without a SystemC process and event of its own per engine (the
     // choice for an engine that runs per message in a large platform).  The body waits with
     // e.sleep_until / sleep_for / park; other code wakes a parked engine with e.wake.

@@ -1,4 +1,4 @@
-#include "platform/registry.h"
+#include "kit/registry.h"
 
 #include <cstring>
 #include <stdexcept>

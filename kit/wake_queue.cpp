@@ -1,11 +1,11 @@
 // sc_spawn lives behind this switch in SystemC 2.3.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
-#include "platform/wake_queue.h"
+#include "kit/wake_queue.h"
 
 #include <stdexcept>
 #include <utility>
 
-#include "platform/sim_context.h"
+#include "kit/sim_context.h"
 
 namespace trainvp {
 

@@ -6,7 +6,7 @@
 
 #include <systemc>
 
-#include "platform/resource_usage.h"
+#include "kit/resource_usage.h"
 
 namespace trainvp {
 

@@ -1,4 +1,4 @@
-#include "platform/audit_log.h"
+#include "kit/audit_log.h"
 
 namespace trainvp {
 

@@ -1,6 +1,6 @@
 // sc_spawn lives behind this switch in SystemC 2.3.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
-#include "platform/ip_module.h"
+#include "kit/ip_module.h"
 
 #include <stdexcept>
 

@@ -11,8 +11,8 @@
 
 #include <sysc/kernel/sc_ver.h>  // SC_VERSION_*: part of the ABI tag
 
-#include "platform/ip_type.h"
-#include "platform/version.h"
+#include "kit/ip_type.h"
+#include "kit/version.h"
 
 #define TRAINVP_STRINGIFY_(X) #X
 #define TRAINVP_STRINGIFY(X) TRAINVP_STRINGIFY_(X)

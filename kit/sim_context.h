@@ -10,9 +10,9 @@
 
 #include <systemc>
 
-#include "platform/param_decl.h"
-#include "platform/sim_time.h"
-#include "platform/wake_queue.h"
+#include "core/param_decl.h"
+#include "kit/sim_time.h"
+#include "kit/wake_queue.h"
 #include "traces/timeline.h"
 
 namespace trainvp {
@@ -71,7 +71,7 @@ public:
     // kernel.
     void guard(const std::string& who, const std::function<void()>& body);
 
-    // The blocks' event-driven engines (platform/wake_queue.h).
+    // The blocks' event-driven engines (kit/wake_queue.h).
     wake_queue& wakes() { return m_wakes; }
 
     // A random stream per block, derived from the run's seed and the block's path, so that

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/config_node.h"
-#include "platform/param_decl.h"
+#include "core/config_node.h"
+#include "core/param_decl.h"
 
 namespace trainvp {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/config_node.h"
-#include "platform/error.h"
+#include "core/config_node.h"
+#include "core/error.h"
 #include "workloads/iteration/critical_path.h"
 #include "workloads/ops/op_list.h"
 #include "workloads/ops/op_source.h"

@@ -16,8 +16,8 @@
 
 #include <systemc>
 
-#include "platform/resource_usage.h"
-#include "platform/sim_time.h"
+#include "kit/resource_usage.h"
+#include "kit/sim_time.h"
 
 namespace trainvp {
 

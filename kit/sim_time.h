@@ -9,7 +9,7 @@
 
 #include <systemc>
 
-#include "platform/units.h"
+#include "core/units.h"
 
 namespace trainvp {
 

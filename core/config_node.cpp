@@ -1,4 +1,4 @@
-#include "platform/config_node.h"
+#include "core/config_node.h"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,8 +1,8 @@
-#include "platform/sim_context.h"
+#include "kit/sim_context.h"
 
 #include <cstring>
 
-#include "platform/error.h"
+#include "core/error.h"
 
 namespace trainvp {
 

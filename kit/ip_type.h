@@ -10,7 +10,7 @@
 #include <typeinfo>
 #include <vector>
 
-#include "platform/param_decl.h"
+#include "core/param_decl.h"
 #include "traces/stat.h"
 
 namespace sc_core {
