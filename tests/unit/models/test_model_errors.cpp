@@ -104,6 +104,11 @@ TEST(ModelErrors, BoolMustBeTrueOrFalse) {
               "false");
     EXPECT_EQ(parse(HEAD + "  - {kind: conv, out_channels: 8, kernel: 3, bias: [true]}\n"),
               "inline.yaml:5:52: error: layers[0].bias: expected bool (true or false), got a list");
+    // Inside a block, the message names the use being expanded, as every model error does.
+    EXPECT_EQ(parse(HEAD + "  - {name: x, block: b}\nblocks:\n  b:\n"
+                           "    layers: [{kind: fc, out: 4, bias: maybe}]\n"),
+              "inline.yaml:8:39: error: blocks.b.layers[0].bias: 'maybe' is not a bool; expected "
+              "true or false (while expanding x)");
 }
 
 // Choices too: the wording of a config's choice param.
