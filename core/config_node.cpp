@@ -102,7 +102,8 @@ void config_node::merge_from(const config_node& over) {
     }
 }
 
-config_node config_node::from_yaml(const YAML::Node& n, const std::string& file) {
+config_node config_node::from_yaml(const YAML::Node& n, const std::string& file,
+                                   const std::string* path) {
     config_node out;
     const YAML::Mark m = n.Mark();
     out.m_loc = source_loc{file, m.line + 1, m.column + 1};
@@ -118,7 +119,12 @@ config_node config_node::from_yaml(const YAML::Node& n, const std::string& file)
             break;
         case YAML::NodeType::Sequence:
             out.m_kind = kind::SEQ;
-            for (const auto& item : n) out.m_items.push_back(from_yaml(item, file));
+            for (const auto& item : n) {
+                // Paths are built only when asked for: platform configs can be large.
+                std::string item_path;
+                if (path) item_path = *path + "[" + std::to_string(out.m_items.size()) + "]";
+                out.m_items.push_back(from_yaml(item, file, path ? &item_path : nullptr));
+            }
             break;
         case YAML::NodeType::Map:
             out.m_kind = kind::MAP;
@@ -126,21 +132,25 @@ config_node config_node::from_yaml(const YAML::Node& n, const std::string& file)
                 const YAML::Mark km = kv.first.Mark();
                 source_loc kloc{file, km.line + 1, km.column + 1};
                 if (!kv.first.IsScalar()) {
-                    throw input_error(kloc, "", "a map key must be a plain value");
+                    throw input_error(kloc, path ? *path : "", "a map key must be a plain value");
                 }
                 const std::string key = kv.first.Scalar();
+                std::string key_path;
+                if (path) key_path = path->empty() ? key : *path + "." + key;
                 if (const entry* prev = out.find_entry(key)) {
-                    throw input_error(kloc, key,
+                    throw input_error(kloc, path ? key_path : key,
                                       "duplicate key (first given at " + prev->key_loc.str() + ")");
                 }
-                out.m_entries.push_back(entry{key, kloc, from_yaml(kv.second, file)});
+                out.m_entries.push_back(
+                    entry{key, kloc, from_yaml(kv.second, file, path ? &key_path : nullptr)});
             }
             break;
     }
     return out;
 }
 
-config_node config_node::parse(const std::string& text, const std::string& file_name) {
+config_node config_node::parse(const std::string& text, const std::string& file_name,
+                               key_names names) {
     YAML::Node root;
     try {
         root = YAML::Load(text);
@@ -149,7 +159,8 @@ config_node config_node::parse(const std::string& text, const std::string& file_
         if (e.mark.is_null()) loc.line = 0;
         throw input_error(loc, "", "YAML syntax: " + e.msg);
     }
-    return from_yaml(root, file_name);
+    const std::string root_path;
+    return from_yaml(root, file_name, names == key_names::FULL_PATH ? &root_path : nullptr);
 }
 
 config_node config_node::load_file(const std::string& path) {

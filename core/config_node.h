@@ -51,8 +51,14 @@ public:
     // replaces what is here.
     void merge_from(const config_node& over);
 
+    // How parse() names a repeated key in its error: as written ("mem"), as platform configs
+    // report it, or by its full path from the document's root ("layers[0].kernel"), as model
+    // files report every key.
+    enum class key_names { AS_WRITTEN, FULL_PATH };
+
     // Parses one YAML document.  Syntax errors and duplicate keys are input_errors.
-    static config_node parse(const std::string& text, const std::string& file_name);
+    static config_node parse(const std::string& text, const std::string& file_name,
+                             key_names names = key_names::AS_WRITTEN);
     // Loads a file and, recursively, the files its top-level `include:` names (relative to the
     // including file).  Included files are merged first; the including file wins.
     static config_node load_file(const std::string& path);
@@ -64,7 +70,9 @@ public:
     YAML::Node to_yaml() const;
 
 private:
-    static config_node from_yaml(const YAML::Node& n, const std::string& file);
+    // PATH is the node's full key when duplicate keys are named by path, else null.
+    static config_node from_yaml(const YAML::Node& n, const std::string& file,
+                                 const std::string* path);
     static config_node load_file_chain(const std::string& path, std::vector<std::string>& chain,
                                        const source_loc& from);
 

@@ -74,11 +74,19 @@ units::family family_of(param_kind k) {
     }
 }
 
+// What a value of D's kind looks like, for "expected ..." messages.  A bool or a choice is
+// not a number, so a number's example would mislead.
+std::string example_of(const param_decl& d) {
+    if (d.kind == param_kind::BOOL) return "true or false";
+    if (d.kind == param_kind::ENUM) return "one of " + join(d.choices, ", ");
+    return units::family_example(family_of(d.kind));
+}
+
 const std::string& need_scalar(const config_node& v, const param_decl& d, const std::string& key) {
     if (!v.is_scalar()) {
         throw input_error(v.loc(), key,
                           std::string("expected ") + param_kind_name(d.kind) + " (" +
-                              units::family_example(family_of(d.kind)) + "), got " + v.kind_name());
+                              example_of(d) + "), got " + v.kind_name());
     }
     return v.scalar();
 }

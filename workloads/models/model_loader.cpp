@@ -2,17 +2,16 @@
 
 #include <dlfcn.h>
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 
+#include "core/config_node.h"
 #include "core/did_you_mean.h"
+#include "core/param_decl.h"
+#include "core/units.h"
 #include "workloads/models/expression.h"
 #include "workloads/models/layer_math.h"
 
@@ -23,22 +22,6 @@
 namespace trainvp::models {
 
 namespace {
-
-using YAML::Node;
-
-const char* node_type(const Node& n) {
-    if (!n) return "nothing";
-    switch (n.Type()) {
-        case YAML::NodeType::Scalar:
-            return "a scalar";
-        case YAML::NodeType::Sequence:
-            return "a list";
-        case YAML::NodeType::Map:
-            return "a map";
-        default:
-            return "nothing";
-    }
-}
 
 std::string join_key(const std::string& prefix, const std::string& key) {
     return prefix.empty() ? key : prefix + "." + key;
@@ -55,6 +38,15 @@ bool valid_layer_name(const std::string& s) {
     return std::all_of(s.begin(), s.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
     });
+}
+
+// Booleans and choices are read by the rules every config value follows (param_decl's), so a
+// model file accepts exactly the spellings a platform file does.
+param_decl value_decl(param_kind kind, std::vector<std::string> choices = {}) {
+    param_decl d;
+    d.kind = kind;
+    d.choices = std::move(choices);
+    return d;
 }
 
 struct key_rules {
@@ -123,9 +115,9 @@ struct scope {
 };
 
 struct block_def {
-    Node key_node;  // for "never used"
-    Node layers;
-    std::string key;  // "blocks.bottleneck"
+    source_loc key_loc;                   // for "never used"
+    const config_node* layers = nullptr;  // in the document, which outlives the loader
+    std::string key;                      // "blocks.bottleneck"
     std::vector<std::string> params;
     bool used = false;
 };
@@ -135,47 +127,48 @@ public:
     model_loader(std::string file, const model_options& opts)
         : m_file(std::move(file)), m_opts(opts) {}
 
-    model load(const Node& root);
+    model load(const config_node& root);
 
 private:
-    source_loc loc(const Node& n) const {
-        if (!n) return source_loc{m_file};  // Mark() of an absent node would throw
-        const YAML::Mark m = n.Mark();
-        if (m.is_null()) return source_loc{m_file};
-        return source_loc{m_file, m.line + 1, m.column + 1};
-    }
-
-    [[noreturn]] void fail(const Node& at, const std::string& key, const std::string& what) const {
+    [[noreturn]] void fail(const source_loc& at, const std::string& key,
+                           const std::string& what) const {
         std::string msg = what;
         if (!m_instances.empty()) msg += " (while expanding " + m_instances.back() + ")";
-        throw input_error(loc(at), key, msg);
+        throw input_error(at, key, msg);
     }
+    [[noreturn]] void fail(const config_node& at, const std::string& key,
+                           const std::string& what) const {
+        fail(at.loc(), key, what);
+    }
+    // An error of the shared value rules, with the block use being expanded added.
+    [[noreturn]] void fail(const input_error& e) const { fail(e.where(), e.key(), e.reason()); }
 
-    void check_keys(const Node& map, const std::string& prefix, const key_rules& rules,
+    void check_keys(const config_node& map, const std::string& prefix, const key_rules& rules,
                     const std::string& context) const;
-    std::int64_t read_int(const Node& n, const std::string& key, const scope& sc) const;
-    std::int64_t read_positive(const Node& n, const std::string& key, const scope& sc) const;
-    std::int64_t read_non_negative(const Node& n, const std::string& key, const scope& sc) const;
-    std::pair<std::int64_t, std::int64_t> read_pair(const Node& n, const std::string& key,
+    std::int64_t read_int(const config_node& n, const std::string& key, const scope& sc) const;
+    std::int64_t read_positive(const config_node& n, const std::string& key, const scope& sc) const;
+    std::int64_t read_non_negative(const config_node& n, const std::string& key,
+                                   const scope& sc) const;
+    std::pair<std::int64_t, std::int64_t> read_pair(const config_node& n, const std::string& key,
                                                     const scope& sc, bool allow_zero) const;
-    bool read_bool(const Node& n, const std::string& key) const;
-    std::string read_string(const Node& n, const std::string& key) const;
-    std::string read_choice(const Node& n, const std::string& key,
+    bool read_bool(const config_node& n, const std::string& key) const;
+    std::string read_string(const config_node& n, const std::string& key) const;
+    std::string read_choice(const config_node& n, const std::string& key,
                             const std::vector<std::string>& choices) const;
-    double read_rate(const Node& n, const std::string& key) const;
+    double read_rate(const config_node& n, const std::string& key) const;
 
-    void read_parameters(const Node& n);
-    tensor_shape read_shape(const Node& n, const std::string& key, const scope& sc) const;
-    void read_blocks(const Node& n);
+    void read_parameters(const config_node* n);
+    tensor_shape read_shape(const config_node& n, const std::string& key, const scope& sc) const;
+    void read_blocks(const config_node* n);
 
-    void expand(const Node& list, const std::string& key, scope& sc);
-    void expand_layer(const Node& e, const std::string& key, scope& sc, std::size_t index);
-    void expand_call(const Node& e, const std::string& key, scope& sc);
-    std::string declare_name(const Node& e, const std::string& key, const scope& sc,
+    void expand(const config_node& list, const std::string& key, scope& sc);
+    void expand_layer(const config_node& e, const std::string& key, scope& sc, std::size_t index);
+    void expand_call(const config_node& e, const std::string& key, scope& sc);
+    std::string declare_name(const config_node& e, const std::string& key, const scope& sc,
                              const std::string& fallback) const;
-    std::vector<std::string> resolve_inputs(const Node& e, const std::string& key,
+    std::vector<std::string> resolve_inputs(const config_node& e, const std::string& key,
                                             const scope& sc) const;
-    layer_spec read_spec(layer_kind kind, const std::string& written, const Node& e,
+    layer_spec read_spec(layer_kind kind, const std::string& written, const config_node& e,
                          const std::string& key, const scope& sc) const;
 
     std::string m_file;
@@ -189,120 +182,118 @@ private:
     std::vector<layer_info> m_layers;
 };
 
-void model_loader::check_keys(const Node& map, const std::string& prefix, const key_rules& rules,
-                              const std::string& context) const {
-    std::set<std::string> seen;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        const Node k = it->first;
-        if (!k.IsScalar())
-            fail(k, prefix, "keys must be plain names, got " + std::string(node_type(k)));
-        const std::string name = k.Scalar();
-        const std::string path = join_key(prefix, name);
-        // yaml-cpp keeps both entries of a repeated key; which one wins would be an accident.
-        if (!seen.insert(name).second) fail(k, path, "duplicate key '" + name + "'");
+// Repeated keys never reach here: the reader rejects them (key_names::FULL_PATH).
+void model_loader::check_keys(const config_node& map, const std::string& prefix,
+                              const key_rules& rules, const std::string& context) const {
+    for (const auto& entry : map.entries()) {
+        const std::string& name = entry.key;
         if (std::find(rules.allowed.begin(), rules.allowed.end(), name) == rules.allowed.end()) {
             const std::string hint = did_you_mean(name, rules.allowed);
-            fail(k, path,
+            fail(entry.key_loc, join_key(prefix, name),
                  "unknown key '" + name + "' " + context +
                      (hint.empty() ? " (allowed: " + join(rules.allowed) + ")" : hint));
         }
     }
     for (const auto& r : rules.required) {
-        if (!map[r]) fail(map, join_key(prefix, r), "missing required key '" + r + "' " + context);
+        if (!map.find(r))
+            fail(map, join_key(prefix, r), "missing required key '" + r + "' " + context);
     }
 }
 
-std::int64_t model_loader::read_int(const Node& n, const std::string& key, const scope& sc) const {
-    if (!n.IsScalar()) fail(n, key, "expected an integer, got " + std::string(node_type(n)));
+std::int64_t model_loader::read_int(const config_node& n, const std::string& key,
+                                    const scope& sc) const {
+    if (!n.is_scalar()) fail(n, key, "expected an integer, got " + std::string(n.kind_name()));
     try {
-        return expression::evaluate(n.Scalar(), sc.params);
+        return expression::evaluate(n.scalar(), sc.params);
     } catch (const expression_error& e) {
         fail(n, key, e.what());
     }
 }
 
-std::int64_t model_loader::read_positive(const Node& n, const std::string& key,
+std::int64_t model_loader::read_positive(const config_node& n, const std::string& key,
                                          const scope& sc) const {
     const std::int64_t v = read_int(n, key, sc);
     if (v <= 0) fail(n, key, "must be positive, got " + std::to_string(v));
     return v;
 }
 
-std::int64_t model_loader::read_non_negative(const Node& n, const std::string& key,
+std::int64_t model_loader::read_non_negative(const config_node& n, const std::string& key,
                                              const scope& sc) const {
     const std::int64_t v = read_int(n, key, sc);
     if (v < 0) fail(n, key, "must not be negative, got " + std::to_string(v));
     return v;
 }
 
-std::pair<std::int64_t, std::int64_t> model_loader::read_pair(const Node& n, const std::string& key,
+std::pair<std::int64_t, std::int64_t> model_loader::read_pair(const config_node& n,
+                                                              const std::string& key,
                                                               const scope& sc,
                                                               bool allow_zero) const {
-    auto one = [&](const Node& v, const std::string& k) {
+    auto one = [&](const config_node& v, const std::string& k) {
         return allow_zero ? read_non_negative(v, k, sc) : read_positive(v, k, sc);
     };
-    if (n.IsScalar()) {
+    if (n.is_scalar()) {
         const std::int64_t v = one(n, key);
         return {v, v};
     }
-    if (n.IsSequence() && n.size() == 2) return {one(n[0], key + "[0]"), one(n[1], key + "[1]")};
+    if (n.is_seq() && n.items().size() == 2)
+        return {one(n.items()[0], key + "[0]"), one(n.items()[1], key + "[1]")};
     fail(n, key,
          "expected an integer or a list of two integers [height, width], got " +
-             std::string(n.IsSequence() ? "a list of " + std::to_string(n.size()) : node_type(n)));
+             (n.is_seq() ? "a list of " + std::to_string(n.items().size())
+                         : std::string(n.kind_name())));
 }
 
-bool model_loader::read_bool(const Node& n, const std::string& key) const {
-    // Only YAML 1.2's spelling: yaml-cpp would also take "y"/"on", which read as typos.
-    if (n.IsScalar() && n.Scalar() == "true") return true;
-    if (n.IsScalar() && n.Scalar() == "false") return false;
-    fail(n, key,
-         "expected true or false, got " +
-             (n.IsScalar() ? "'" + n.Scalar() + "'" : std::string(node_type(n))));
-}
-
-std::string model_loader::read_string(const Node& n, const std::string& key) const {
-    if (!n.IsScalar() || n.Scalar().empty()) {
-        fail(n, key, "expected a name, got " + std::string(node_type(n)));
+bool model_loader::read_bool(const config_node& n, const std::string& key) const {
+    static const param_decl decl = value_decl(param_kind::BOOL);
+    try {
+        return param_parse::to_bool(n, decl, key);
+    } catch (const input_error& e) {
+        fail(e);
     }
-    return n.Scalar();
 }
 
-std::string model_loader::read_choice(const Node& n, const std::string& key,
+std::string model_loader::read_string(const config_node& n, const std::string& key) const {
+    if (!n.is_scalar() || n.scalar().empty()) {
+        fail(n, key, "expected a name, got " + std::string(n.kind_name()));
+    }
+    return n.scalar();
+}
+
+std::string model_loader::read_choice(const config_node& n, const std::string& key,
                                       const std::vector<std::string>& choices) const {
-    const std::string s = read_string(n, key);
-    if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
-    fail(n, key,
-         "expected one of " + join(choices) + ", got '" + s + "'" + did_you_mean(s, choices));
+    try {
+        return choices[param_parse::to_choice(n, value_decl(param_kind::ENUM, choices), key)];
+    } catch (const input_error& e) {
+        fail(e);
+    }
 }
 
-double model_loader::read_rate(const Node& n, const std::string& key) const {
-    if (n.IsScalar()) {
-        const std::string& s = n.Scalar();
-        char* end = nullptr;
-        const double v = std::strtod(s.c_str(), &end);
-        if (!s.empty() && end == s.c_str() + s.size() && v >= 0.0 && v < 1.0) return v;
+// A probability is a number as configs write them (0.5, 2^-3, 50%) in [0, 1).
+double model_loader::read_rate(const config_node& n, const std::string& key) const {
+    if (n.is_scalar()) {
+        const auto v = units::parse_number(n.scalar());
+        if (v && *v >= 0.0 && *v < 1.0) return *v;
     }
     fail(n, key,
          "expected a probability in [0, 1), got " +
-             (n.IsScalar() ? "'" + n.Scalar() + "'" : std::string(node_type(n))));
+             (n.is_scalar() ? "'" + n.scalar() + "'" : std::string(n.kind_name())));
 }
 
-void model_loader::read_parameters(const Node& n) {
+void model_loader::read_parameters(const config_node* n) {
     if (!n) return;
-    if (!n.IsMap())
-        fail(n, "parameters", "expected a map of name: default, got " + std::string(node_type(n)));
-    std::set<std::string> seen;
+    if (!n->is_map())
+        fail(*n, "parameters",
+             "expected a map of name: default, got " + std::string(n->kind_name()));
     scope sc;  // defaults may use the parameters declared before them
-    for (auto it = n.begin(); it != n.end(); ++it) {
-        const Node k = it->first;
-        const std::string name = k.IsScalar() ? k.Scalar() : std::string();
+    for (const auto& entry : n->entries()) {
+        const std::string& name = entry.key;
         const std::string key = join_key("parameters", name);
         if (!expression::is_identifier(name)) {
-            fail(k, key, "a parameter name is a letter or '_' followed by letters, digits or '_'");
+            fail(entry.key_loc, key,
+                 "a parameter name is a letter or '_' followed by letters, digits or '_'");
         }
-        if (!seen.insert(name).second) fail(k, key, "duplicate key '" + name + "'");
         // The default is checked even when overridden: a broken file stays broken.
-        sc.params[name] = read_int(it->second, key, sc);
+        sc.params[name] = read_int(entry.value, key, sc);
         auto over = m_opts.parameters.find(name);
         if (over != m_opts.parameters.end()) sc.params[name] = over->second;
     }
@@ -323,16 +314,16 @@ void model_loader::read_parameters(const Node& n) {
     m_params = sc.params;
 }
 
-tensor_shape model_loader::read_shape(const Node& n, const std::string& key,
+tensor_shape model_loader::read_shape(const config_node& n, const std::string& key,
                                       const scope& sc) const {
     const std::string forms =
         "an input is {channels, height, width}, {features}, {tokens, features} or {indices}";
-    if (!n.IsMap()) fail(n, key, forms + ", got " + node_type(n));
+    if (!n.is_map()) fail(n, key, forms + ", got " + n.kind_name());
     check_keys(n, key, {{"channels", "height", "width", "features", "tokens", "indices"}, {}},
                "in an input shape");
-    auto has = [&n](const char* k) { return static_cast<bool>(n[k]); };
-    auto get = [&](const char* k) { return read_positive(n[k], join_key(key, k), sc); };
-    const std::size_t keys = n.size();
+    auto has = [&n](const char* k) { return n.find(k) != nullptr; };
+    auto get = [&](const char* k) { return read_positive(*n.find(k), join_key(key, k), sc); };
+    const std::size_t keys = n.entries().size();
     if (has("channels") || has("height") || has("width")) {
         if (keys == 3 && has("channels") && has("height") && has("width")) {
             return tensor_shape::chw(get("channels"), get("height"), get("width"));
@@ -348,99 +339,98 @@ tensor_shape model_loader::read_shape(const Node& n, const std::string& key,
     fail(n, key, forms);
 }
 
-void model_loader::read_blocks(const Node& n) {
+void model_loader::read_blocks(const config_node* n) {
     if (!n) return;
-    if (!n.IsMap())
-        fail(n, "blocks",
-             "expected a map of block name: definition, got " + std::string(node_type(n)));
-    std::set<std::string> seen;
-    for (auto it = n.begin(); it != n.end(); ++it) {
-        const Node k = it->first;
-        const Node def = it->second;
-        const std::string name = k.IsScalar() ? k.Scalar() : std::string();
+    if (!n->is_map())
+        fail(*n, "blocks",
+             "expected a map of block name: definition, got " + std::string(n->kind_name()));
+    for (const auto& entry : n->entries()) {
+        const std::string& name = entry.key;
+        const config_node& def = entry.value;
         const std::string key = join_key("blocks", name);
-        if (!valid_layer_name(name)) fail(k, key, "a block name is letters, digits, '_' or '-'");
-        if (!seen.insert(name).second) fail(k, key, "duplicate key '" + name + "'");
-        if (!def.IsMap())
+        if (!valid_layer_name(name))
+            fail(entry.key_loc, key, "a block name is letters, digits, '_' or '-'");
+        if (!def.is_map())
             fail(def, key,
                  "expected a map with keys parameters and layers, got " +
-                     std::string(node_type(def)));
+                     std::string(def.kind_name()));
         check_keys(def, key, {{"parameters", "layers"}, {"layers"}}, "in a block definition");
         block_def b;
-        b.key_node = k;
-        b.layers = def["layers"];
+        b.key_loc = entry.key_loc;
+        b.layers = def.find("layers");
         b.key = key;
-        if (const Node p = def["parameters"]) {
+        if (const config_node* p = def.find("parameters")) {
             const std::string pkey = join_key(key, "parameters");
-            if (!p.IsSequence())
-                fail(p, pkey,
-                     "expected a list of parameter names, got " + std::string(node_type(p)));
-            for (std::size_t i = 0; i < p.size(); ++i) {
-                const std::string pname = p[i].IsScalar() ? p[i].Scalar() : std::string();
+            if (!p->is_seq())
+                fail(*p, pkey,
+                     "expected a list of parameter names, got " + std::string(p->kind_name()));
+            for (std::size_t i = 0; i < p->items().size(); ++i) {
+                const config_node& item = p->items()[i];
+                const std::string pname = item.is_scalar() ? item.scalar() : std::string();
                 const std::string ik = index_key(pkey, i);
                 if (!expression::is_identifier(pname)) {
-                    fail(p[i], ik,
+                    fail(item, ik,
                          "a parameter name is a letter or '_' followed by letters, digits or '_'");
                 }
                 // A block argument silently hiding a model parameter of the same name would
                 // make overrides of that parameter not apply inside the block.
                 if (m_params.count(pname)) {
-                    fail(p[i], ik,
+                    fail(item, ik,
                          "'" + pname + "' is already a model parameter; pick another name");
                 }
                 if (std::find(b.params.begin(), b.params.end(), pname) != b.params.end()) {
-                    fail(p[i], ik, "duplicate parameter '" + pname + "'");
+                    fail(item, ik, "duplicate parameter '" + pname + "'");
                 }
                 b.params.push_back(pname);
             }
         }
-        if (!b.layers.IsSequence() || b.layers.size() == 0) {
-            fail(b.layers, join_key(key, "layers"), "a block needs a list of at least one layer");
+        if (!b.layers->is_seq() || b.layers->items().empty()) {
+            fail(*b.layers, join_key(key, "layers"), "a block needs a list of at least one layer");
         }
         m_blocks[name] = b;
         m_block_order.push_back(name);
     }
 }
 
-std::string model_loader::declare_name(const Node& e, const std::string& key, const scope& sc,
-                                       const std::string& fallback) const {
+std::string model_loader::declare_name(const config_node& e, const std::string& key,
+                                       const scope& sc, const std::string& fallback) const {
     std::string name = fallback;
-    const Node n = e["name"];
+    const config_node* n = e.find("name");
     if (n) {
-        name = read_string(n, join_key(key, "name"));
+        name = read_string(*n, join_key(key, "name"));
         if (!valid_layer_name(name)) {
-            fail(n, join_key(key, "name"),
+            fail(*n, join_key(key, "name"),
                  "a layer name is letters, digits, '_' or '-', got '" + name + "'");
         }
         if (name == "input") {
-            fail(n, join_key(key, "name"),
+            fail(*n, join_key(key, "name"),
                  "'input' is reserved for the model's (or block's) input");
         }
     }
     if (sc.names.count(name)) {
-        fail(n ? n : e, join_key(key, "name"), "layer name '" + name + "' is already used");
+        fail(n ? *n : e, join_key(key, "name"), "layer name '" + name + "' is already used");
     }
     return name;
 }
 
-std::vector<std::string> model_loader::resolve_inputs(const Node& e, const std::string& key,
+std::vector<std::string> model_loader::resolve_inputs(const config_node& e, const std::string& key,
                                                       const scope& sc) const {
-    const Node n = e["inputs"];
+    const config_node* n = e.find("inputs");
     if (!n) return {sc.last};
     const std::string ikey = join_key(key, "inputs");
-    std::vector<Node> items;
-    if (n.IsScalar()) {
+    std::vector<const config_node*> items;
+    if (n->is_scalar()) {
         items.push_back(n);
-    } else if (n.IsSequence()) {
-        for (std::size_t i = 0; i < n.size(); ++i) items.push_back(n[i]);
+    } else if (n->is_seq()) {
+        for (const auto& item : n->items()) items.push_back(&item);
     } else {
-        fail(n, ikey,
-             "expected a layer name or a list of layer names, got " + std::string(node_type(n)));
+        fail(*n, ikey,
+             "expected a layer name or a list of layer names, got " + std::string(n->kind_name()));
     }
     std::vector<std::string> out;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        const std::string k = n.IsScalar() ? ikey : index_key(ikey, i);
-        const std::string ref = read_string(items[i], k);
+        const std::string k = n->is_scalar() ? ikey : index_key(ikey, i);
+        const std::string ref = read_string(*items[i], k);
         if (ref == "input") {
             out.push_back(sc.input);
             continue;
@@ -449,7 +439,7 @@ std::vector<std::string> model_loader::resolve_inputs(const Node& e, const std::
         if (it == sc.names.end()) {
             std::vector<std::string> known = {"input"};
             for (const auto& [local, full] : sc.names) known.push_back(local);
-            fail(items[i], k,
+            fail(*items[i], k,
                  "no earlier layer named '" + ref + "' in this " +
                      (m_instances.empty() ? "model" : "block") + did_you_mean(ref, known));
         }
@@ -458,43 +448,46 @@ std::vector<std::string> model_loader::resolve_inputs(const Node& e, const std::
     return out;
 }
 
-layer_spec model_loader::read_spec(layer_kind kind, const std::string& written, const Node& e,
-                                   const std::string& key, const scope& sc) const {
+layer_spec model_loader::read_spec(layer_kind kind, const std::string& written,
+                                   const config_node& e, const std::string& key,
+                                   const scope& sc) const {
     layer_spec s;
     auto k = [&key](const char* name) { return join_key(key, name); };
-    auto pos = [&](const char* name) { return read_positive(e[name], k(name), sc); };
+    // Required keys are present (check_keys has run); optional ones are looked up with find.
+    auto at = [&e](const char* name) -> const config_node& { return *e.find(name); };
+    auto pos = [&](const char* name) { return read_positive(at(name), k(name), sc); };
     auto opt_pos = [&](const char* name) -> std::optional<std::int64_t> {
-        if (!e[name]) return std::nullopt;
+        if (!e.find(name)) return std::nullopt;
         return pos(name);
     };
     switch (kind) {
         case layer_kind::CONV:
         case layer_kind::POOL: {
-            std::tie(s.kernel_h, s.kernel_w) = read_pair(e["kernel"], k("kernel"), sc, false);
-            if (e["stride"])
-                std::tie(s.stride_h, s.stride_w) = read_pair(e["stride"], k("stride"), sc, false);
-            if (e["padding"])
-                std::tie(s.pad_h, s.pad_w) = read_pair(e["padding"], k("padding"), sc, true);
+            std::tie(s.kernel_h, s.kernel_w) = read_pair(at("kernel"), k("kernel"), sc, false);
+            if (e.find("stride"))
+                std::tie(s.stride_h, s.stride_w) = read_pair(at("stride"), k("stride"), sc, false);
+            if (e.find("padding"))
+                std::tie(s.pad_h, s.pad_w) = read_pair(at("padding"), k("padding"), sc, true);
             if (kind == layer_kind::POOL) {
-                s.pool = read_choice(e["op"], k("op"), {"max", "avg"}) == "max" ? pool_op::MAX
-                                                                                : pool_op::AVG;
+                s.pool = read_choice(at("op"), k("op"), {"max", "avg"}) == "max" ? pool_op::MAX
+                                                                                 : pool_op::AVG;
                 break;
             }
             s.out_channels = pos("out_channels");
             s.in_channels_check = opt_pos("in_channels");
-            if (e["groups"]) s.groups = pos("groups");
-            s.bias = read_bool(e["bias"], k("bias"));
+            if (e.find("groups")) s.groups = pos("groups");
+            s.bias = read_bool(at("bias"), k("bias"));
             break;
         }
         case layer_kind::FC:
             s.out_features = pos("out");
             s.in_features_check = opt_pos("in");
-            s.bias = read_bool(e["bias"], k("bias"));
+            s.bias = read_bool(at("bias"), k("bias"));
             break;
         case layer_kind::ACTIVATION:
             if (written != "relu") {
                 const std::string f =
-                    read_choice(e["function"], k("function"), {"relu", "sigmoid", "tanh"});
+                    read_choice(at("function"), k("function"), {"relu", "sigmoid", "tanh"});
                 s.function = f == "relu"      ? activation_fn::RELU
                              : f == "sigmoid" ? activation_fn::SIGMOID
                                               : activation_fn::TANH;
@@ -507,20 +500,20 @@ layer_spec model_loader::read_spec(layer_kind kind, const std::string& written, 
             s.lrn_size = pos("size");
             break;
         case layer_kind::DROPOUT:
-            s.dropout_rate = read_rate(e["rate"], k("rate"));
+            s.dropout_rate = read_rate(at("rate"), k("rate"));
             break;
         case layer_kind::EMBEDDING:
             s.rows = pos("rows");
             s.dim = pos("dim");
             s.lookups = pos("lookups");
-            if (e["tables"]) s.tables = pos("tables");
-            s.pooling = read_choice(e["pooling"], k("pooling"), {"sum", "none"}) == "sum"
+            if (e.find("tables")) s.tables = pos("tables");
+            s.pooling = read_choice(at("pooling"), k("pooling"), {"sum", "none"}) == "sum"
                             ? embedding_pooling::SUM
                             : embedding_pooling::NONE;
             break;
         case layer_kind::ATTENTION:
             s.heads = pos("heads");
-            s.bias = read_bool(e["bias"], k("bias"));
+            s.bias = read_bool(at("bias"), k("bias"));
             s.d_model_check = opt_pos("d_model");
             s.seq_len_check = opt_pos("seq_len");
             break;
@@ -530,15 +523,15 @@ layer_spec model_loader::read_spec(layer_kind kind, const std::string& written, 
     return s;
 }
 
-void model_loader::expand(const Node& list, const std::string& key, scope& sc) {
-    if (!list.IsSequence())
-        fail(list, key, "expected a list of layers, got " + std::string(node_type(list)));
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        const Node e = list[i];
+void model_loader::expand(const config_node& list, const std::string& key, scope& sc) {
+    if (!list.is_seq())
+        fail(list, key, "expected a list of layers, got " + std::string(list.kind_name()));
+    for (std::size_t i = 0; i < list.items().size(); ++i) {
+        const config_node& e = list.items()[i];
         const std::string ek = index_key(key, i);
-        if (!e.IsMap())
-            fail(e, ek, "expected a map describing one layer, got " + std::string(node_type(e)));
-        if (e["block"]) {
+        if (!e.is_map())
+            fail(e, ek, "expected a map describing one layer, got " + std::string(e.kind_name()));
+        if (e.find("block")) {
             expand_call(e, ek, sc);
         } else {
             expand_layer(e, ek, sc, i);
@@ -546,16 +539,16 @@ void model_loader::expand(const Node& list, const std::string& key, scope& sc) {
     }
 }
 
-void model_loader::expand_layer(const Node& e, const std::string& key, scope& sc,
+void model_loader::expand_layer(const config_node& e, const std::string& key, scope& sc,
                                 std::size_t index) {
-    const Node kn = e["kind"];
+    const config_node* kn = e.find("kind");
     if (!kn)
         fail(e, join_key(key, "kind"), "missing required key 'kind' (or 'block' to use a block)");
-    const std::string written = read_string(kn, join_key(key, "kind"));
+    const std::string written = read_string(*kn, join_key(key, "kind"));
     layer_kind kind;
     if (!parse_layer_kind(written, kind)) {
         const std::string hint = did_you_mean(written, layer_kind_names());
-        fail(kn, join_key(key, "kind"),
+        fail(*kn, join_key(key, "kind"),
              "unknown layer kind '" + written + "'" +
                  (hint.empty() ? " (known: " + join(layer_kind_names()) + ")" : hint));
     }
@@ -569,15 +562,16 @@ void model_loader::expand_layer(const Node& e, const std::string& key, scope& sc
     info.spec = read_spec(kind, written, e, key, sc);
     if (kind != layer_kind::EMBEDDING) info.inputs = resolve_inputs(e, key, sc);
     for (const auto& in : info.inputs) info.input_shapes.push_back(m_tensors.at(in));
-    info.where = loc(e);
+    info.where = e.loc();
     try {
         layer_math::derive(info, m_opts.batch, m_opts.bytes_per_value);
     } catch (const layer_error& err) {
-        const Node at = err.key().empty() ? e : e[err.key()];
-        const std::string at_key = at ? join_key(key, err.key()) : key;
+        // The error names the layer key it is about; point at that key's value if it is
+        // written, else at the layer.
+        const config_node* at = err.key().empty() ? &e : e.find(err.key());
         std::string msg = err.what();
         if (!sc.prefix.empty()) msg = "layer " + info.name + ": " + msg;
-        fail(at ? at : e, err.key().empty() ? key : at_key, msg);
+        fail(at ? *at : e, at && !err.key().empty() ? join_key(key, err.key()) : key, msg);
     }
     m_tensors[info.name] = info.output_shape;
     sc.names[local] = info.name;
@@ -585,18 +579,19 @@ void model_loader::expand_layer(const Node& e, const std::string& key, scope& sc
     m_layers.push_back(std::move(info));
 }
 
-void model_loader::expand_call(const Node& e, const std::string& key, scope& sc) {
-    if (e["kind"])
-        fail(e["kind"], join_key(key, "kind"),
+void model_loader::expand_call(const config_node& e, const std::string& key, scope& sc) {
+    if (const config_node* kind = e.find("kind"))
+        fail(*kind, join_key(key, "kind"),
              "an entry has either 'kind' (a layer) or 'block' (a block), not both");
     check_keys(e, key, {{"name", "block", "args", "repeat", "inputs"}, {"name", "block"}},
                "for a block use");
     const std::string bkey = join_key(key, "block");
-    const std::string bname = read_string(e["block"], bkey);
+    const config_node& block = *e.find("block");
+    const std::string bname = read_string(block, bkey);
     auto bit = m_blocks.find(bname);
     if (bit == m_blocks.end()) {
         const std::string hint = did_you_mean(bname, m_block_order);
-        fail(e["block"], bkey,
+        fail(block, bkey,
              "no block named '" + bname + "'" +
                  (hint.empty()
                       ? (m_block_order.empty() ? std::string(" (the file defines no blocks)")
@@ -605,7 +600,7 @@ void model_loader::expand_call(const Node& e, const std::string& key, scope& sc)
     }
     block_def& def = bit->second;
     if (std::find(m_call_stack.begin(), m_call_stack.end(), bname) != m_call_stack.end()) {
-        fail(e["block"], bkey, "block '" + bname + "' uses itself");
+        fail(block, bkey, "block '" + bname + "' uses itself");
     }
     def.used = true;
     const std::string local = declare_name(e, key, sc, "");
@@ -613,26 +608,26 @@ void model_loader::expand_call(const Node& e, const std::string& key, scope& sc)
     // Arguments are evaluated where the block is used, with the caller's parameters.
     std::map<std::string, std::int64_t> args;
     const std::string akey = join_key(key, "args");
-    if (const Node a = e["args"]) {
-        if (!a.IsMap())
-            fail(a, akey, "expected a map of parameter: value, got " + std::string(node_type(a)));
-        check_keys(a, akey, {def.params, {}}, "for block " + bname);
-        for (auto it = a.begin(); it != a.end(); ++it) {
-            const std::string p = it->first.Scalar();
-            args[p] = read_int(it->second, join_key(akey, p), sc);
+    const config_node* a = e.find("args");
+    if (a) {
+        if (!a->is_map())
+            fail(*a, akey,
+                 "expected a map of parameter: value, got " + std::string(a->kind_name()));
+        check_keys(*a, akey, {def.params, {}}, "for block " + bname);
+        for (const auto& entry : a->entries()) {
+            args[entry.key] = read_int(entry.value, join_key(akey, entry.key), sc);
         }
     }
     for (const auto& p : def.params) {
         if (!args.count(p)) {
-            fail(e["args"] ? e["args"] : e, join_key(akey, p),
-                 "missing argument '" + p + "' for block " + bname);
+            fail(a ? *a : e, join_key(akey, p), "missing argument '" + p + "' for block " + bname);
         }
     }
-    const std::int64_t repeat =
-        e["repeat"] ? read_non_negative(e["repeat"], join_key(key, "repeat"), sc) : 1;
+    const config_node* rep = e.find("repeat");
+    const std::int64_t repeat = rep ? read_non_negative(*rep, join_key(key, "repeat"), sc) : 1;
     std::vector<std::string> inputs = resolve_inputs(e, key, sc);
     if (inputs.size() != 1) {
-        fail(e["inputs"], join_key(key, "inputs"),
+        fail(*e.find("inputs"), join_key(key, "inputs"),
              "a block takes one input, got " + std::to_string(inputs.size()));
     }
 
@@ -648,7 +643,7 @@ void model_loader::expand_call(const Node& e, const std::string& key, scope& sc)
         inner.input = current;
         inner.last = current;
         m_instances.push_back(instance);
-        expand(def.layers, join_key(def.key, "layers"), inner);
+        expand(*def.layers, join_key(def.key, "layers"), inner);
         m_instances.pop_back();
         current = inner.last;
     }
@@ -659,7 +654,7 @@ void model_loader::expand_call(const Node& e, const std::string& key, scope& sc)
     sc.last = current;
 }
 
-model model_loader::load(const Node& root) {
+model model_loader::load(const config_node& root) {
     if (m_opts.batch <= 0) {
         throw input_error(
             m_opts.origin, "batch",
@@ -669,56 +664,69 @@ model model_loader::load(const Node& root) {
         throw input_error(m_opts.origin, "bytes_per_value",
                           "must be positive, got " + std::to_string(m_opts.bytes_per_value));
     }
-    if (!root.IsMap()) {
+    if (!root.is_map()) {
         fail(root, "",
              "a model file is a map with keys name, source, input and layers, got " +
-                 std::string(node_type(root)));
+                 std::string(root.kind_name()));
     }
     check_keys(root, "",
                {{"name", "source", "description", "parameters", "input", "blocks", "layers"},
                 {"name", "source", "input", "layers"}},
                "in a model file");
-    const std::string name = read_string(root["name"], "name");
-    const std::string source = read_string(root["source"], "source");
-    if (root["description"]) read_string(root["description"], "description");
-    read_parameters(root["parameters"]);
-    read_blocks(root["blocks"]);
+    const std::string name = read_string(*root.find("name"), "name");
+    const std::string source = read_string(*root.find("source"), "source");
+    if (const config_node* d = root.find("description")) read_string(*d, "description");
+    read_parameters(root.find("parameters"));
+    read_blocks(root.find("blocks"));
 
     scope top;
     top.params = m_params;
     top.input = "input";
     top.last = "input";
-    const tensor_shape input = read_shape(root["input"], "input", top);
+    const tensor_shape input = read_shape(*root.find("input"), "input", top);
     m_tensors["input"] = input;
-    const Node layers = root["layers"];
+    const config_node& layers = *root.find("layers");
     expand(layers, "layers", top);
     if (m_layers.empty()) fail(layers, "layers", "a model needs at least one layer");
     for (const auto& b : m_block_order) {
         if (!m_blocks[b].used)
-            fail(m_blocks[b].key_node, m_blocks[b].key, "block '" + b + "' is never used");
+            fail(m_blocks[b].key_loc, m_blocks[b].key, "block '" + b + "' is never used");
     }
     return model(name, source, m_file, m_opts.batch, m_opts.bytes_per_value, m_params, input,
                  std::move(m_layers));
 }
 
-Node parse_yaml(const std::string& text, const std::string& file) {
-    try {
-        return YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-        const source_loc where = e.mark.is_null()
-                                     ? source_loc{file}
-                                     : source_loc{file, e.mark.line + 1, e.mark.column + 1};
-        throw input_error(where, "", "YAML syntax: " + e.msg);
-    }
+// Path of zoo model NAME.  The error names the zoo, not its folder, so that it reads the same
+// in a build tree and an installation (and in tests/configs/bad/*.expected).
+std::string zoo_model_path(const std::string& name, const std::string& dir_override,
+                           const source_loc& where, const std::string& key) {
+    namespace fs = std::filesystem;
+    const fs::path p = fs::path(zoo_dir(dir_override)) / (name + ".yaml");
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p.string();
+    const std::vector<std::string> names = zoo_model_names(dir_override);
+    const std::string zoo = dir_override.empty() ? "the zoo" : "the zoo at " + dir_override;
+    throw input_error(where, key,
+                      "no model '" + name + "' in " + zoo + did_you_mean(name, names) +
+                          (names.empty() ? "; it is empty" : "; the zoo has " + join(names)));
+}
+
+// A config names a model file, rather than a zoo model, by a path.
+bool is_model_path(const std::string& name_or_path) {
+    const std::string ext = ".yaml";
+    return name_or_path.find('/') != std::string::npos ||
+           (name_or_path.size() > ext.size() &&
+            name_or_path.compare(name_or_path.size() - ext.size(), ext.size(), ext) == 0);
 }
 
 }  // namespace
 
 model parse_model(const std::string& yaml_text, const std::string& file_label,
                   const model_options& opts) {
-    const Node root = parse_yaml(yaml_text, file_label);
-    if (!root || root.IsNull())
-        throw input_error(source_loc{file_label}, "", "the model file is empty");
+    // Model files report every key by its full path, also a repeated one.
+    const config_node root =
+        config_node::parse(yaml_text, file_label, config_node::key_names::FULL_PATH);
+    if (root.is_nil()) throw input_error(source_loc{file_label}, "", "the model file is empty");
     return model_loader(file_label, opts).load(root);
 }
 
@@ -728,6 +736,24 @@ model load_model(const std::string& path, const model_options& opts) {
     std::stringstream ss;
     ss << in.rdbuf();
     return parse_model(ss.str(), path, opts);
+}
+
+model load_zoo_model(const std::string& name_or_path, const model_options& opts,
+                     const source_loc& where, const std::string& key) {
+    namespace fs = std::filesystem;
+    if (!is_model_path(name_or_path)) {
+        return load_model(zoo_model_path(name_or_path, "", where, key), opts);
+    }
+    // As `include:` does: relative to the file that names it.
+    fs::path p(name_or_path);
+    std::error_code ec;
+    if (p.is_relative() && fs::is_regular_file(where.file, ec)) {
+        p = fs::path(where.file).parent_path() / p;
+    }
+    if (!fs::is_regular_file(p, ec)) {
+        throw input_error(where, key, "cannot open model file '" + p.string() + "'");
+    }
+    return load_model(p.string(), opts);
 }
 
 std::string zoo_dir(const std::string& dir_override) {
@@ -757,16 +783,7 @@ std::vector<std::string> zoo_model_names(const std::string& dir_override) {
 }
 
 std::string find_zoo_model(const std::string& name, const std::string& dir_override) {
-    namespace fs = std::filesystem;
-    const std::string dir = zoo_dir(dir_override);
-    const fs::path p = fs::path(dir) / (name + ".yaml");
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec)) return p.string();
-    const std::vector<std::string> names = zoo_model_names(dir_override);
-    const std::string hint = did_you_mean(name, names);
-    throw input_error(source_loc{}, "model",
-                      "no model '" + name + "' in " + dir +
-                          (hint.empty() ? " (available: " + join(names) + ")" : hint));
+    return zoo_model_path(name, dir_override, source_loc{}, "model");
 }
 
 }  // namespace trainvp::models

@@ -96,9 +96,26 @@ TEST(ModelErrors, MissingFile) {
 
 // ---- more cases, inline ----------------------------------------------------------------
 
+// Booleans follow the rule of every config value (param_decl's): yes/no and on/off are
+// spellings of true/false there, so they are here too (ModelFormat.BooleansAreSpeltAsInConfigs).
 TEST(ModelErrors, BoolMustBeTrueOrFalse) {
-    EXPECT_EQ(parse(HEAD + "  - {kind: conv, out_channels: 8, kernel: 3, bias: yes}\n"),
-              "inline.yaml:5:52: error: layers[0].bias: expected true or false, got 'yes'");
+    EXPECT_EQ(parse(HEAD + "  - {kind: conv, out_channels: 8, kernel: 3, bias: maybe}\n"),
+              "inline.yaml:5:52: error: layers[0].bias: 'maybe' is not a bool; expected true or "
+              "false");
+    EXPECT_EQ(parse(HEAD + "  - {kind: conv, out_channels: 8, kernel: 3, bias: [true]}\n"),
+              "inline.yaml:5:52: error: layers[0].bias: expected bool (true or false), got a list");
+    // Inside a block, the message names the use being expanded, as every model error does.
+    EXPECT_EQ(parse(HEAD + "  - {name: x, block: b}\nblocks:\n  b:\n"
+                           "    layers: [{kind: fc, out: 4, bias: maybe}]\n"),
+              "inline.yaml:8:39: error: blocks.b.layers[0].bias: 'maybe' is not a bool; expected "
+              "true or false (while expanding x)");
+}
+
+// Choices too: the wording of a config's choice param.
+TEST(ModelErrors, ChoiceIsOneOfItsSpellings) {
+    EXPECT_EQ(parse(HEAD + "  - {kind: pool, op: maxx, kernel: 2, stride: 2}\n"),
+              "inline.yaml:5:22: error: layers[0].op: 'maxx' is not one of max, avg (did you mean "
+              "'max'?)");
 }
 
 TEST(ModelErrors, KernelOfWrongShape) {
@@ -135,7 +152,12 @@ TEST(ModelErrors, UnknownTopLevelKey) {
 
 TEST(ModelErrors, DuplicateKey) {
     EXPECT_EQ(parse(HEAD + "  - {kind: conv, out_channels: 8, kernel: 3, kernel: 5, bias: true}\n"),
-              "inline.yaml:5:46: error: layers[0].kernel: duplicate key 'kernel'");
+              "inline.yaml:5:46: error: layers[0].kernel: duplicate key (first given at "
+              "inline.yaml:5:35)");
+    EXPECT_EQ(parse("name: t\nsource: test\nparameters: {width: 8, width: 9}\n"
+                    "input: {features: width}\nlayers: [{kind: relu}]\n"),
+              "inline.yaml:3:24: error: parameters.width: duplicate key (first given at "
+              "inline.yaml:3:14)");
 }
 
 TEST(ModelErrors, UnknownInputReference) {
@@ -254,10 +276,31 @@ TEST(ModelErrors, YamlSyntaxErrorHasPosition) {
     EXPECT_EQ(msg.rfind("inline.yaml:6:1: error: YAML syntax: ", 0), 0u) << msg;
 }
 
+// One message for every way of naming a zoo model: it names the zoo, not its folder (which
+// depends on the installation), and lists what the zoo has.
 TEST(ModelErrors, UnknownZooModel) {
-    EXPECT_EQ(
-        error_of([] { find_zoo_model("alexnt"); }),
-        "<input>: error: model: no model 'alexnt' in " + zoo_dir() + " (did you mean 'alexnet'?)");
+    const std::string why =
+        "no model 'alexnt' in the zoo (did you mean 'alexnet'?); the zoo has alexnet, "
+        "alexnet_1tower, dlrm, hdc, mlp, resnet50, transformer, vgg16";
+    EXPECT_EQ(error_of([] { find_zoo_model("alexnt"); }), "<input>: error: model: " + why);
+    EXPECT_EQ(error_of([] {
+                  load_zoo_model("alexnt", batch1(), source_loc{"run.yaml", 7, 12},
+                                 "workload.training.model");
+              }),
+              "run.yaml:7:12: error: workload.training.model: " + why);
+    EXPECT_EQ(error_of([] { find_zoo_model("alexnt", BAD_DIR); }),
+              "<input>: error: model: no model 'alexnt' in the zoo at " + BAD_DIR +
+                  "; the zoo has block_error, missing_key, negative_size, shape_mismatch, "
+                  "unknown_key, wrong_type");
+}
+
+TEST(ModelErrors, ModelFileThatCannotBeOpened) {
+    EXPECT_EQ(error_of([] {
+                  load_zoo_model("models/none.yaml", batch1(), source_loc{"run.yaml", 3, 10},
+                                 "noc.workload_model");
+              }),
+              "run.yaml:3:10: error: noc.workload_model: cannot open model file "
+              "'models/none.yaml'");
 }
 
 // The exception carries its parts separately too, for callers that format their own report.

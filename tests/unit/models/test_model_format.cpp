@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/config_node.h"
+#include "core/param_decl.h"
 #include "workloads/models/expression.h"
 #include "workloads/models/model_loader.h"
 
@@ -169,6 +171,79 @@ TEST(ModelFormat, ZooDirOverride) {
     EXPECT_EQ(find_zoo_model("vgg16", std::string(TRAINVP_SOURCE_DIR) + "/workloads/models/zoo"),
               std::string(TRAINVP_SOURCE_DIR) + "/workloads/models/zoo/vgg16.yaml");
     EXPECT_THROW(find_zoo_model("vgg16", "/nonexistent"), input_error);
+}
+
+// Model files read booleans by the rule of every config value (param_parse::to_bool): each
+// spelling a platform config accepts is accepted with the same meaning, and each one it rejects
+// is rejected for the same reason.
+TEST(ModelFormat, BooleansAreSpeltAsInConfigs) {
+    param_decl bool_param;
+    bool_param.kind = param_kind::BOOL;
+    for (const std::string spelling :
+         {"true", "yes", "on", "false", "no", "off", "True", "y", "1", "maybe"}) {
+        SCOPED_TRACE(spelling);
+        std::string config_reason;
+        bool config_value = false;
+        try {
+            config_value =
+                param_parse::to_bool(config_node::scalar_node(spelling, {}), bool_param, "bias");
+        } catch (const input_error& e) {
+            config_reason = e.reason();
+        }
+        std::string model_reason;
+        try {
+            const model m = parse(
+                "name: t\nsource: test\ninput: {features: 4}\nlayers:\n"
+                "  - {name: fc, kind: fc, out: 2, bias: " +
+                spelling + "}\n");
+            EXPECT_EQ(m.layer("fc").spec.bias, config_value);
+            EXPECT_EQ(m.layer("fc").params, 4 * 2 + (config_value ? 2 : 0));
+        } catch (const input_error& e) {
+            model_reason = e.reason();
+        }
+        EXPECT_EQ(model_reason, config_reason);
+    }
+    // Those that mean true or false in both.
+    EXPECT_TRUE(parse("name: t\nsource: test\ninput: {features: 4}\nlayers:\n"
+                      "  - {name: fc, kind: fc, out: 2, bias: yes}\n")
+                    .layer("fc")
+                    .spec.bias);
+    EXPECT_FALSE(parse("name: t\nsource: test\ninput: {features: 4}\nlayers:\n"
+                       "  - {name: fc, kind: fc, out: 2, bias: off}\n")
+                     .layer("fc")
+                     .spec.bias);
+}
+
+// A dropout rate is a number as configs write them.
+TEST(ModelFormat, DropoutRateIsAConfigNumber) {
+    for (const auto& [text, rate] : std::vector<std::pair<std::string, double>>{
+             {"0.5", 0.5}, {"50%", 0.5}, {"2^-3", 0.125}, {"0", 0.0}}) {
+        SCOPED_TRACE(text);
+        const model m = parse(
+            "name: t\nsource: test\ninput: {features: 4}\nlayers:\n"
+            "  - {name: d, kind: dropout, rate: " +
+            text + "}\n");
+        EXPECT_EQ(m.layer("d").spec.dropout_rate, rate);
+    }
+}
+
+// load_zoo_model is the entry point for a model a config names: by zoo name, or by a path
+// relative to the naming file.
+TEST(ModelFormat, LoadZooModelByNameOrPath) {
+    model_options o;
+    o.batch = 2;
+    const model by_name = load_zoo_model("mlp", o);
+    const model direct = load_model(find_zoo_model("mlp"), o);
+    EXPECT_EQ(by_name.file(), direct.file());
+    EXPECT_EQ(by_name.totals().forward_flops, direct.totals().forward_flops);
+    EXPECT_EQ(by_name.totals().weight_grad_bytes, direct.totals().weight_grad_bytes);
+    const source_loc naming_file{std::string(TRAINVP_SOURCE_DIR) + "/workloads/models/README.md", 1,
+                                 1};
+    const model by_path = load_zoo_model("zoo/mlp.yaml", o, naming_file, "model");
+    EXPECT_EQ(by_path.name(), "mlp");
+    EXPECT_EQ(by_path.totals().forward_flops, direct.totals().forward_flops);
+    const model absolute = load_zoo_model(find_zoo_model("mlp"), o, naming_file, "model");
+    EXPECT_EQ(absolute.totals().params, direct.totals().params);
 }
 
 }  // namespace
