@@ -8,7 +8,9 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <vector>
 
 #include "core/error.h"
@@ -144,6 +146,33 @@ TEST(registry_plugin, a_second_copy_is_refused_by_name) {
     // The first copy's entries stay.
     EXPECT_NE(collectives::collective_registry::global().find("example.one_to_all"), nullptr);
     EXPECT_NE(codecs::codec_registry::global().find("example.zero_skip"), nullptr);
+}
+
+std::string read_text(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+TEST(registry_plugin, the_guide_shows_the_plugins_code_word_for_word) {
+    // docs/adding-a-collective-or-codec.md walks through these two files: every C++ block it
+    // shows must be in them as written (up to an elided "// ..." tail).
+    const fs::path root = TRAINVP_SOURCE_DIR;
+    const std::string guide = read_text(root / "docs" / "adding-a-collective-or-codec.md");
+    const std::string code = read_text(root / "tests" / "plugins" / "one_to_all.cpp") +
+                             read_text(root / "tests" / "plugins" / "zero_skip_codec.cpp");
+    int blocks = 0;
+    for (std::size_t at = guide.find("```cpp\n"); at != std::string::npos;
+         at = guide.find("```cpp\n", at + 1)) {
+        const std::size_t begin = at + 7;
+        std::string block = guide.substr(begin, guide.find("```", begin) - begin);
+        const std::size_t elided = block.find("        // ...");
+        if (elided != std::string::npos) block = block.substr(0, elided);
+        EXPECT_NE(code.find(block), std::string::npos) << "not in the plugin's files:\n" << block;
+        ++blocks;
+    }
+    EXPECT_EQ(blocks, 6);
 }
 
 }  // namespace
