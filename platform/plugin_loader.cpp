@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ip/codecs/codec_registry.h"
+#include "workloads/collectives/collective_registry.h"
+
 namespace trainvp {
 
 namespace fs = std::filesystem;
@@ -29,10 +32,21 @@ void plugin_loader::load(const std::string& path, const source_loc& where, const
 
     // The plugin's static initialisers (its TRAINVP_REGISTER_IP lines) run inside dlopen.  A
     // plugin is never unloaded: its types' code must outlive every block made from them.
+    // A plugin may also register collectives and codecs (docs/adding-a-collective-or-codec.md).
+    auto& collective_reg = collectives::collective_registry::global();
+    auto& codec_reg = codecs::codec_registry::global();
     m_registry.begin_load(path);
+    collective_reg.begin_load(path);
+    codec_reg.begin_load(path);
     void* handle = dlopen(abs.c_str(), RTLD_NOW | RTLD_LOCAL);
     const char* dl_error = handle ? nullptr : dlerror();
     registry::load_report report = m_registry.end_load();
+    const auto collective_report = collective_reg.end_load();
+    const auto codec_report = codec_reg.end_load();
+    for (const auto* more : {&collective_report.errors, &codec_report.errors}) {
+        report.errors.insert(report.errors.end(), more->begin(), more->end());
+    }
+    report.registrations += collective_report.registrations + codec_report.registrations;
     if (handle == nullptr) {
         std::string why = dl_error ? dl_error : "unknown error";
         // dlerror() starts with the path it was given; the message names it already.

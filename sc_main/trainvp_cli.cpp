@@ -12,17 +12,19 @@
 #include <systemc>
 
 #include "core/did_you_mean.h"
+#include "ip/codecs/codec_registry.h"
+#include "kit/registry.h"
+#include "kit/version.h"
 #include "platform/platform_loader.h"
 #include "platform/plugin_loader.h"
-#include "kit/registry.h"
 #include "platform/simulation.h"
-#include "kit/version.h"
 #include "sc_main/run_progress.h"
 #include "sc_main/sweep_plan.h"
 #include "sc_main/sweep_runner.h"
 #include "sc_main/sweep_spec.h"
 #include "sc_main/sweep_table.h"
 #include "traces/atomic_file.h"
+#include "workloads/collectives/collective_registry.h"
 
 namespace trainvp {
 
@@ -55,7 +57,8 @@ const char* k_usage =
     "        build DIR/sweep.csv from the point folders of a sweep run elsewhere\n"
     "  describe [TYPE] [--markdown] [--plugin LIB.so ...]\n"
     "        list IP types, or one type's params, sockets, statistics and signals\n"
-    "        (`describe simulation` lists the simulation: settings)\n"
+    "        (`describe simulation` lists the simulation: settings, `describe collectives`\n"
+    "        and `describe codecs` the registered collective algorithms and codecs)\n"
     "\n"
     "  --set KEY=VALUE   SECTION.KEY=VALUE edits the config (simulation.seed=3);\n"
     "                    BLOCK.PARAM=VALUE sets a block's param (node[*].mem.latency=90ns)\n"
@@ -94,6 +97,57 @@ const char* stat_kind_name(stat_kind k) {
             return "distribution";
     }
     return "?";
+}
+
+// `describe collectives` / `describe codecs` (detail = true), or both lists' one-line entries
+// for the overview: the name registries next to the IP types.
+std::string describe_registries(const std::string& which, bool detail) {
+    std::ostringstream os;
+    auto origin = [](const std::string& o) { return o == "built in" ? "" : " (" + o + ")"; };
+    if (which != "codecs") {
+        const auto& reg = collectives::collective_registry::global();
+        os << (detail ? "" : "\n")
+           << "collectives (a schedule each; `algorithm:` of workload.training, `collective:` "
+              "of noc.interposer; trainvp describe collectives):\n";
+        for (std::size_t i = 0; i < reg.size(); ++i) {
+            const auto& c = reg.at(i);
+            if (!detail) {
+                os << "  " << pad(c.name, 24) << c.description.substr(0, c.description.find(": "))
+                   << origin(reg.origin(c.name)) << "\n";
+                continue;
+            }
+            std::string fabrics;
+            for (auto f : c.fabrics) {
+                fabrics += (fabrics.empty() ? "" : ", ") + std::string(collectives::fabric_name(f));
+            }
+            os << "\n  " << c.name << origin(reg.origin(c.name)) << "\n    " << c.description
+               << "\n    needs:   " << collectives::describe_needs(c.needs)
+               << "\n    fabrics: " << (fabrics.empty() ? "none yet (schedule only)" : fabrics)
+               << "\n";
+        }
+    }
+    if (which != "collectives") {
+        const auto& reg = codecs::codec_registry::global();
+        os << (detail && which == "codecs" ? "" : "\n")
+           << "codecs (gradient formats; trainvp describe codecs):\n";
+        for (std::size_t i = 0; i < reg.size(); ++i) {
+            const auto& c = reg.at(i);
+            if (!detail) {
+                os << "  " << pad(c.name, 24) << c.description.substr(0, c.description.find(": "))
+                   << origin(reg.origin(c.name)) << "\n";
+                continue;
+            }
+            os << "\n  " << c.name << origin(reg.origin(c.name)) << "\n    " << c.description
+               << "\n";
+            for (const auto& p : c.params) {
+                std::ostringstream range;
+                range << "default " << p.default_value << ", range [" << p.min << ", " << p.max
+                      << "]" << (p.integer ? ", integer" : "");
+                os << "    " << pad(p.name, 22) << pad(range.str(), 36) << p.description << "\n";
+            }
+        }
+    }
+    return os.str();
 }
 
 }  // namespace
@@ -404,6 +458,10 @@ int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
         m_out << reference_markdown();
         return k_ok;
     }
+    if (type == "collectives" || type == "codecs") {
+        m_out << describe_registries(type, true);
+        return k_ok;
+    }
     if (type.empty()) {
         m_out << "IP types (trainvp describe TYPE for details; `simulation` for run settings):\n";
         for (const auto& [name, t] : m_registry.types()) {
@@ -412,11 +470,14 @@ int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
             m_out << "  " << pad(name, 22) << first
                   << (origin == "built in" ? "" : " (" + origin + ")") << "\n";
         }
+        m_out << describe_registries("", false);
         return k_ok;
     }
     if (type != "simulation" && m_registry.find(type) == nullptr) {
         auto names = m_registry.names();
         names.push_back("simulation");
+        names.push_back("collectives");
+        names.push_back("codecs");
         throw input_error(source_loc{"command line", 0, 0}, type,
                           "unknown IP type" + did_you_mean(type, names) +
                               "; known types: " + join(m_registry.names(), ", "));

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "ip/codecs/codec_info.h"
 
 namespace trainvp::codecs {
 
@@ -244,6 +247,34 @@ std::size_t bfp_codec::decode(const std::uint8_t* in, std::size_t bytes, float* 
     }
     if (reader.leftover() != 0) throw codec_error("bfp: non-zero padding bits");
     return static_cast<std::size_t>(reader.position() - in);
+}
+
+codec_info bfp_codec_info() {
+    codec_info c;
+    c.name = "bfp";
+    c.description =
+        "Block floating point: blocks of values share an exponent, each keeps a sign and a "
+        "mantissa, error at most half an ulp of its block (smartnic.md §IV-B)";
+    auto param = [](const char* name, const char* description, double value, double lo, double hi) {
+        codec_param p;
+        p.name = name;
+        p.description = description;
+        p.default_value = value;
+        p.min = lo;
+        p.max = hi;
+        return p;
+    };
+    c.params = {
+        param("block_size", "values per block (smartnic.md's BFP16: 16)", 16, 1,
+              static_cast<double>(bfp_codec::max_block_size)),
+        param("exponent_bits", "bits of the shared exponent (BFP16: 8)", 8, 2, 8),
+        param("mantissa_bits", "mantissa bits per value, plus a sign bit (BFP16: 7)", 7, 1, 23)};
+    c.make = [](const codec_args& a) {
+        return std::make_unique<bfp_codec>(static_cast<std::size_t>(a.at("block_size")),
+                                           static_cast<unsigned>(a.at("exponent_bits")),
+                                           static_cast<unsigned>(a.at("mantissa_bits")));
+    };
+    return c;
 }
 
 }  // namespace trainvp::codecs

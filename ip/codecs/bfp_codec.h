@@ -46,6 +46,8 @@
 
 namespace trainvp::codecs {
 
+struct codec_info;
+
 class bfp_codec : public codec {
 public:
     static constexpr std::size_t max_block_size = 65536;
@@ -69,7 +71,7 @@ public:
     int max_shared_exponent() const { return m_e_max; }
 
     // Stream size for n values.
-    std::size_t encoded_bytes(std::size_t n) const;
+    std::size_t encoded_bytes(std::size_t n) const override;
     // Per value, for full blocks: (B * (M + 1) + X) / B.
     double bits_per_value() const;
     double compression_ratio() const { return 32.0 / bits_per_value(); }
@@ -93,5 +95,9 @@ private:
     int m_e_min;
     int m_e_max;
 };
+
+// Registry entry "bfp" (codec_registry; listed in builtin_codecs.cpp): params block_size,
+// exponent_bits, mantissa_bits, BFP16 by default.
+codec_info bfp_codec_info();
 
 }  // namespace trainvp::codecs

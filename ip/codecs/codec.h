@@ -1,5 +1,6 @@
-// The interface every gradient codec implements (inceptionn, bfp, none).  Pure C++: the NIC,
-// the FPGA all-reduce engine and the NoC use the same objects, and tests run them alone.
+// The interface every gradient codec implements (inceptionn, bfp, none, a plugin's).  Pure C++:
+// blocks make theirs by name through codec_registry (the FPGA all-reduce engine's bfp), and
+// tests run them alone.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +31,14 @@ public:
     // bytes consumed.  Throws codec_error on corrupt or truncated input.
     virtual std::size_t decode(const std::uint8_t* in, std::size_t bytes, float* out,
                                std::size_t n) const = 0;
+
+    // The bytes encode() appends for n values, when the format fixes that size (none: 4n,
+    // bfp).  A codec whose size depends on the values (inceptionn) throws std::logic_error:
+    // timing mode takes its size from statistics instead (inceptionn's bit-width histogram).
+    virtual std::size_t encoded_bytes(std::size_t n) const {
+        throw std::logic_error(name() + ": the encoded size depends on the values (" +
+                               std::to_string(n) + " values)");
+    }
 };
 
 }  // namespace trainvp::codecs

@@ -4,8 +4,11 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "ip/codecs/codec_info.h"
 
 namespace trainvp::codecs {
 
@@ -353,6 +356,25 @@ std::size_t inceptionn_codec::decode(const std::uint8_t* in, std::size_t bytes, 
         pos += payload;
     }
     return pos;
+}
+
+codec_info inceptionn_codec_info() {
+    codec_info c;
+    c.name = "inceptionn";
+    c.description =
+        "INCEPTIONN's lossy gradient codec: per value 0, 8, 16 or 32 bits by exponent class, "
+        "eight values per tag vector, error below 2^k (inceptionn.md §V Alg. 2/3)";
+    codec_param k;
+    k.name = "error_bound_exponent";
+    k.description = "k of the error bound 2^k (inceptionn.md evaluates 2^-10, 2^-8 and 2^-6)";
+    k.default_value = -10;
+    k.min = inceptionn_codec::min_error_bound_exponent;
+    k.max = inceptionn_codec::max_error_bound_exponent;
+    c.params = {k};
+    c.make = [](const codec_args& a) {
+        return std::make_unique<inceptionn_codec>(static_cast<int>(a.at("error_bound_exponent")));
+    };
+    return c;
 }
 
 }  // namespace trainvp::codecs

@@ -64,6 +64,8 @@
 
 namespace trainvp::codecs {
 
+struct codec_info;
+
 class inceptionn_codec : public codec {
 public:
     // Values are the 2-bit codes of Algorithm 2.
@@ -150,5 +152,9 @@ private:
     std::uint32_t m_hi8;
     std::uint32_t m_lo16;
 };
+
+// Registry entry "inceptionn" (codec_registry; listed in builtin_codecs.cpp): param
+// error_bound_exponent, -10 by default (inceptionn.md's 2^-10).
+codec_info inceptionn_codec_info();
 
 }  // namespace trainvp::codecs

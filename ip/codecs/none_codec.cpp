@@ -1,7 +1,10 @@
 #include "ip/codecs/none_codec.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
+
+#include "ip/codecs/codec_info.h"
 
 namespace trainvp::codecs {
 
@@ -46,6 +49,16 @@ std::size_t none_codec::decode(const std::uint8_t* in, std::size_t bytes, float*
         }
     }
     return 4 * n;
+}
+
+codec_info none_codec_info() {
+    codec_info c;
+    c.name = "none";
+    c.description =
+        "Identity: the floats' IEEE-754 bits, 4 bytes each, bit-exact (what the wire carries "
+        "when compression is off)";
+    c.make = [](const codec_args&) { return std::make_unique<none_codec>(); };
+    return c;
 }
 
 }  // namespace trainvp::codecs

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 
+#include "ip/codecs/codec_registry.h"
 #include "kit/registry.h"
 #include "kit/sim_time.h"
 #include "workloads/collectives/ring.h"
@@ -188,9 +189,10 @@ fpga_allreduce::fpga_allreduce(const sc_core::sc_module_name& name, const params
     m_inject_free =
         m_order == tx_order::ROUNDS ? 2 : std::max<std::size_t>(2, (m_tx_slots + 1) / 2);
     if (m_compression == compression::BFP) {
-        m_bfp.emplace(static_cast<std::size_t>(m_bfp_block),
-                      static_cast<unsigned>(m_bfp_exponent_bits),
-                      static_cast<unsigned>(m_bfp_mantissa_bits));
+        m_bfp = codecs::make_codec("bfp",
+                                   {{"block_size", static_cast<double>(m_bfp_block)},
+                                    {"exponent_bits", static_cast<double>(m_bfp_exponent_bits)},
+                                    {"mantissa_bits", static_cast<double>(m_bfp_mantissa_bits)}});
     }
     dma_channel::settings s;
     s.burst = m_dma_burst.bytes;
@@ -657,7 +659,7 @@ void fpga_allreduce::send_data(std::size_t pos) {
     ext.msg_bytes = it.bytes;
     ext.raw_payload = static_cast<std::uint32_t>(it.bytes);
     ext.payload = static_cast<std::uint32_t>(encoded_bytes(pc.count));
-    ext.compressed = m_bfp.has_value();
+    ext.compressed = m_bfp != nullptr;
     ext.wire = static_cast<std::uint32_t>(wire_bytes(ext.payload));
     if (it.data) {
         auto bytes = std::make_shared<std::vector<std::uint8_t>>();

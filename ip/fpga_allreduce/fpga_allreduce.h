@@ -118,7 +118,7 @@ private:
     std::uint64_t m_bfp_mantissa_bits = 0;
     bool m_functional = false;
 
-    std::optional<codecs::bfp_codec> m_bfp;
+    std::unique_ptr<codecs::codec> m_bfp;  // "bfp", from codecs::codec_registry
     std::size_t m_rx_slots = 0, m_tx_slots = 0, m_in_slots = 0, m_out_slots = 0;
     std::size_t m_inject_free = 2;  // free Tx slots new data needs
     dma_channel m_dma;

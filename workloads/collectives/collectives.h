@@ -1,6 +1,7 @@
 // Everything a consumer of collective schedules needs, in one include.
 #pragma once
 
+#include "workloads/collectives/collective_registry.h"
 #include "workloads/collectives/concentrated_multi_tree.h"
 #include "workloads/collectives/cost.h"
 #include "workloads/collectives/executor.h"

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule_builder.h"
 #include "workloads/collectives/tree.h"
 
@@ -121,6 +122,22 @@ schedule concentrated_multi_tree(int cols, int rows, uint64_t elements, int tree
                                     std::to_string(cols) + " x " + std::to_string(rows));
     }
     return concentrated_multi_tree(grid_quads(cols, rows), elements, trees, degree);
+}
+
+collective_info concentrated_multi_tree_collective() {
+    collective_info c;
+    c.name = "concentrated_multi_tree";
+    c.description =
+        "ARIES's concentrated multi-tree: 2x2 groups reduce into two concentrators, a multi-tree "
+        "spans the groups, the result is copied back (aries.md §IV-B-2, Fig. 8)";
+    c.needs.min_ranks = 4;
+    c.needs.grid = true;
+    c.needs.even_grid = true;
+    c.fabrics = {fabric::NOC};
+    c.make = [](const collective_args& a) {
+        return concentrated_multi_tree(a.cols, a.rows, a.elements, a.trees, a.degree);
+    };
+    return c;
 }
 
 }  // namespace trainvp::collectives

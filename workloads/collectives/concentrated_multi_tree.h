@@ -10,6 +10,8 @@
 
 namespace trainvp::collectives {
 
+struct collective_info;
+
 // The 2 x 2 blocks of a cols x rows grid whose rank at (x, y) is y * cols + x, in row-major
 // block order; members of a block in the order (x, y), (x+1, y), (x, y+1), (x+1, y+1)
 // (aries.md Fig. 8(b): nodes 0, 1, 4, 5 form the first concentrated node on 4x4).  Throws
@@ -35,5 +37,9 @@ schedule concentrated_multi_tree(const std::vector<std::vector<int>>& groups, ui
 // The grid form: grid_quads(cols, rows) as the groups.
 schedule concentrated_multi_tree(int cols, int rows, uint64_t elements, int trees = 0,
                                  int degree = 2);
+
+// Registry entry (collective_registry; listed in builtin_collectives.cpp): the grid form, on
+// args.cols x args.rows.
+collective_info concentrated_multi_tree_collective();
 
 }  // namespace trainvp::collectives

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule_builder.h"
 
 namespace trainvp::collectives {
@@ -123,6 +124,32 @@ schedule recursive_doubling_allreduce(int ranks, uint64_t elements) {
     }
     fold_out(b, f, round);
     return b.finish();
+}
+
+collective_info halving_doubling_collective() {
+    collective_info c;
+    c.name = "halving_doubling";
+    c.description =
+        "Halving-doubling: recursive-halving reduce-scatter and recursive-doubling all-gather "
+        "(Rabenseifner; smartnic.md §III), folding the extra ranks of a non-power-of-two N "
+        "(MPICH)";
+    c.fabrics = {fabric::HOST};
+    c.make = [](const collective_args& a) {
+        return halving_doubling_allreduce(a.ranks, a.elements);
+    };
+    return c;
+}
+
+collective_info recursive_doubling_collective() {
+    collective_info c;
+    c.name = "recursive_doubling";
+    c.description =
+        "Recursive doubling: log2 N rounds of exchanging and adding the whole vector "
+        "(paleo.md §2 Butterfly AllReduce); a schedule no fabric is wired to yet";
+    c.make = [](const collective_args& a) {
+        return recursive_doubling_allreduce(a.ranks, a.elements);
+    };
+    return c;
 }
 
 }  // namespace trainvp::collectives

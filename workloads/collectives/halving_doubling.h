@@ -7,6 +7,8 @@
 
 namespace trainvp::collectives {
 
+struct collective_info;
+
 // Recursive halving-doubling (Rabenseifner), the "Rabenseifner" MPI scheme smartnic.md §III
 // measures.  For p = 2^k ranks the vector is split into p blocks with partition(); in
 // reduce-scatter round t (distance d = p / 2^(t+1)) rank v exchanges with v XOR d, keeps the
@@ -28,5 +30,9 @@ schedule halving_doubling_allreduce(int ranks, uint64_t elements);
 // schedule model).  log2(p) rounds for p = 2^k, with the same fold as above otherwise
 // (log2(p) + 2 rounds).  Throws std::invalid_argument when ranks < 2 or elements < 1.
 schedule recursive_doubling_allreduce(int ranks, uint64_t elements);
+
+// Registry entries (collective_registry; listed in builtin_collectives.cpp).
+collective_info halving_doubling_collective();
+collective_info recursive_doubling_collective();
 
 }  // namespace trainvp::collectives

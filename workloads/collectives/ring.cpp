@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule_builder.h"
 
 namespace trainvp::collectives {
@@ -208,6 +209,49 @@ schedule ring_2d(int rows, int cols, uint64_t elements) {
                                     std::to_string(rows) + "x" + std::to_string(cols));
     }
     return multi_level_ring("ring_2d", {cols, rows}, elements);
+}
+
+collective_info ring_collective() {
+    collective_info c;
+    c.name = "ring";
+    c.description =
+        "Ring all-reduce: N-1 reduce-scatter and N-1 all-gather steps, each rank sending one "
+        "block to the next (inceptionn.md Alg. 1, aries.md §II-C); `segments` pipelines each "
+        "block (smartnic.md §IV-A)";
+    c.fabrics = {fabric::HOST, fabric::NOC, fabric::FPGA};
+    c.make = [](const collective_args& a) {
+        return ring_allreduce(a.ranks, a.elements, a.segments);
+    };
+    c.rank_steps = [](const collective_args& a, int rank) {
+        return ring_allreduce_steps(a.ranks, a.elements, rank, a.segments);
+    };
+    return c;
+}
+
+collective_info ring_2d_collective() {
+    collective_info c;
+    c.name = "ring_2d";
+    c.description =
+        "2D ring: a ring along each row, then along each column on the row's block, all-gathers "
+        "in reverse (aries.md §II-D, Table I)";
+    c.needs.grid = true;
+    c.fabrics = {fabric::NOC};
+    c.make = [](const collective_args& a) { return ring_2d(a.rows, a.cols, a.elements); };
+    return c;
+}
+
+collective_info hierarchical_ring_collective() {
+    collective_info c;
+    c.name = "hierarchical_ring";
+    c.description =
+        "Latency-optimised ring: ring reduce-scatters over `levels` levels of equal size "
+        "N^(1/levels), all-gathers in reverse (aries.md §IV-A-2)";
+    c.needs.perfect_power = true;
+    c.fabrics = {fabric::NOC};
+    c.make = [](const collective_args& a) {
+        return hierarchical_ring(a.ranks, a.levels, a.elements);
+    };
+    return c;
 }
 
 }  // namespace trainvp::collectives

@@ -8,6 +8,8 @@
 
 namespace trainvp::collectives {
 
+struct collective_info;
+
 // INCEPTIONN Algorithm 1 (inceptionn.md §IV), the "gradient-centric" ring, also the ring of
 // aries.md §II-C Fig. 3 and the smart NIC's ring (smartnic.md §II-B).  The vector is split into
 // N blocks with partition(); rank i sends to (i+1) mod N and receives from (i-1) mod N.
@@ -52,5 +54,10 @@ schedule hierarchical_ring(int ranks, int levels, uint64_t elements);
 // ring along each column on the row result's block; all-gathers in reverse.  Reduce-scatter
 // 2(sqrt(N) - 1) rounds on a square array.  Equals hierarchical_ring({cols, rows}).
 schedule ring_2d(int rows, int cols, uint64_t elements);
+
+// Registry entries (collective_registry; listed in builtin_collectives.cpp).
+collective_info ring_collective();
+collective_info ring_2d_collective();
+collective_info hierarchical_ring_collective();
 
 }  // namespace trainvp::collectives

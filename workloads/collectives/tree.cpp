@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule_builder.h"
 
 namespace trainvp::collectives {
@@ -218,6 +219,41 @@ schedule multi_tree(int ranks, uint64_t elements, int trees, int degree) {
 
 schedule multi_tree(const std::vector<spanning_tree>& trees, uint64_t elements) {
     return trees_allreduce("multi_tree", trees, elements);
+}
+
+collective_info binomial_tree_collective() {
+    collective_info c;
+    c.name = "binomial_tree";
+    c.description =
+        "Binomial tree: reduce to rank 0 and broadcast back along a binomial tree, "
+        "2 ceil(log2 N) rounds (paleo.md §2 Tree AllReduce)";
+    c.fabrics = {fabric::HOST};
+    c.make = [](const collective_args& a) { return binomial_tree_allreduce(a.ranks, a.elements); };
+    return c;
+}
+
+collective_info double_binary_tree_collective() {
+    collective_info c;
+    c.name = "double_binary_tree";
+    c.description =
+        "Double binary tree: two complementary binary trees, each reducing and broadcasting "
+        "half the vector (aries.md §IV-B-1, NCCL)";
+    c.fabrics = {fabric::HOST, fabric::NOC};
+    c.make = [](const collective_args& a) { return double_binary_tree(a.ranks, a.elements); };
+    return c;
+}
+
+collective_info multi_tree_collective() {
+    collective_info c;
+    c.name = "multi_tree";
+    c.description =
+        "Multi-tree: `trees` rotated `degree`-ary heaps (0: one per rank), tree j reducing "
+        "chunk j to its root and broadcasting it back (aries.md §IV-B-2, MultiTree)";
+    c.fabrics = {fabric::NOC};
+    c.make = [](const collective_args& a) {
+        return multi_tree(a.ranks, a.elements, a.trees, a.degree);
+    };
+    return c;
 }
 
 }  // namespace trainvp::collectives

@@ -9,6 +9,8 @@
 
 namespace trainvp::collectives {
 
+struct collective_info;
+
 // A spanning tree over ranks 0..N-1: parent[r] is r's parent, -1 for the one root.
 struct spanning_tree {
     std::vector<int> parent;
@@ -61,5 +63,10 @@ schedule multi_tree(int ranks, uint64_t elements, int trees = 0, int degree = 2)
 // Throws std::invalid_argument when the list is empty, a tree is not a spanning tree of the
 // same rank count, the rank count is < 2 or elements < 1.
 schedule multi_tree(const std::vector<spanning_tree>& trees, uint64_t elements);
+
+// Registry entries (collective_registry; listed in builtin_collectives.cpp).
+collective_info binomial_tree_collective();
+collective_info double_binary_tree_collective();
+collective_info multi_tree_collective();
 
 }  // namespace trainvp::collectives

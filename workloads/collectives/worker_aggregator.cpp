@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule_builder.h"
 
 namespace trainvp::collectives {
@@ -89,6 +90,22 @@ schedule worker_aggregator(int workers, uint64_t elements,
         }
     }
     return b.finish();
+}
+
+collective_info worker_aggregator_collective() {
+    collective_info c;
+    c.name = "worker_aggregator";
+    c.description =
+        "Parameter-server exchange: workers send their vectors to aggregator ranks that sum "
+        "them and send the result back, directly or by a binomial broadcast (inceptionn.md "
+        "§II-B)";
+    c.needs.min_ranks = 1;
+    c.needs.aggregator = true;
+    c.fabrics = {fabric::HOST};
+    c.make = [](const collective_args& a) {
+        return worker_aggregator(a.ranks, a.elements, a.aggregator);
+    };
+    return c;
 }
 
 }  // namespace trainvp::collectives

@@ -7,6 +7,8 @@
 
 namespace trainvp::collectives {
 
+struct collective_info;
+
 // How the sum gets back to the workers.
 enum class aggregator_return {
     // Each aggregator sends the result to each of its children, down the gather tree
@@ -37,5 +39,9 @@ struct worker_aggregator_options {
 // elements < 1, fan_in is 1 or negative.
 schedule worker_aggregator(int workers, uint64_t elements,
                            const worker_aggregator_options& options = {});
+
+// Registry entry (collective_registry; listed in builtin_collectives.cpp).  args.ranks are the
+// workers; args.aggregator the options.
+collective_info worker_aggregator_collective();
 
 }  // namespace trainvp::collectives

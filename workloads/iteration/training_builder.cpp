@@ -5,10 +5,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "workloads/collectives/halving_doubling.h"
-#include "workloads/collectives/ring.h"
-#include "workloads/collectives/tree.h"
-#include "workloads/collectives/worker_aggregator.h"
+#include "workloads/collectives/collective_registry.h"
 #include "workloads/iteration/collective_ops.h"
 
 namespace trainvp::workloads {
@@ -66,21 +63,54 @@ std::vector<std::uint64_t> split_proportionally(std::uint64_t total,
     return out;
 }
 
-bool is_allreduce(exchange_algorithm a) {
-    return a != exchange_algorithm::WORKER_AGGREGATOR && a != exchange_algorithm::NONE;
+std::vector<std::string> exchange_algorithm_names() {
+    std::vector<std::string> names =
+        collectives::collective_registry::global().names_for(collectives::fabric::HOST);
+    names.push_back(k_fpga_ring);
+    names.push_back(k_no_exchange);
+    return names;
+}
+
+bool needs_aggregator(const std::string& algorithm) {
+    const collectives::collective_info* c =
+        collectives::collective_registry::global().find(algorithm);
+    return c != nullptr && c->needs.aggregator;
+}
+
+bool is_allreduce(const std::string& algorithm) {
+    return algorithm != k_no_exchange && !needs_aggregator(algorithm);
 }
 
 training_builder::training_builder(const models::model& m, training_options o)
     : m_model(m), m_options(std::move(o)) {
     const std::string what = "training_builder";
-    const bool ring = is_allreduce(m_options.algorithm);
-    const bool none = m_options.algorithm == exchange_algorithm::NONE;
+    m_fpga = m_options.algorithm == k_fpga_ring;
+    m_none = m_options.algorithm == k_no_exchange;
+    if (!m_fpga && !m_none) {
+        const auto& reg = collectives::collective_registry::global();
+        m_collective = reg.find(m_options.algorithm);
+        if (m_collective == nullptr) {
+            std::string known;
+            for (const auto& name : exchange_algorithm_names()) {
+                known += (known.empty() ? "" : ", ") + name;
+            }
+            throw std::invalid_argument(what + ": no exchange algorithm '" + m_options.algorithm +
+                                        "'; known: " + known);
+        }
+        if (!m_collective->runs_on(collectives::fabric::HOST)) {
+            throw std::invalid_argument(what + ": collective " + m_options.algorithm +
+                                        " does not run on hosts");
+        }
+    }
+    m_allreduce = is_allreduce(m_options.algorithm);
+    const bool ring = m_allreduce;
+    const bool none = m_none;
     if (m_options.workers.empty()) throw std::invalid_argument(what + ": no workers");
     if (ring && m_options.workers.size() < 2) {
         throw std::invalid_argument(what + ": an all-reduce needs at least 2 workers, got 1");
     }
     if (!ring && !none && !m_options.aggregator) {
-        throw std::invalid_argument(what + ": worker_aggregator needs an aggregator");
+        throw std::invalid_argument(what + ": " + m_options.algorithm + " needs an aggregator");
     }
     if (ring && m_options.aggregator) {
         throw std::invalid_argument(what + ": an all-reduce has no aggregator");
@@ -148,37 +178,26 @@ training_builder::training_builder(const models::model& m, training_options o)
     for (const auto& b : m_buckets) {
         if (none) break;
         const std::uint64_t n = b.bytes / bpv;
-        if (m_options.algorithm == exchange_algorithm::FPGA_RING) {
+        if (m_fpga) {
             // The NIC runs the schedule (its FSM); the host only needs one tag per bucket.
             m_schedules.push_back(collectives::schedule{});
-        } else if (ring) {
-            switch (m_options.algorithm) {
-                case exchange_algorithm::BINOMIAL_TREE:
-                    m_schedules.push_back(collectives::binomial_tree_allreduce(p, n));
-                    break;
-                case exchange_algorithm::HALVING_DOUBLING:
-                    m_schedules.push_back(collectives::halving_doubling_allreduce(p, n));
-                    break;
-                case exchange_algorithm::DOUBLE_BINARY_TREE:
-                    m_schedules.push_back(collectives::double_binary_tree(p, n));
-                    break;
-                default: {
-                    // Every rank's steps are made when its list is (ring_allreduce_steps): a
-                    // 1024-rank ring's whole schedule was 134 MB held for the run.
-                    collectives::schedule s;
-                    s.algorithm = "ring";
-                    s.ranks = p;
-                    s.elements = n;
-                    m_schedules.push_back(std::move(s));
-                    break;
-                }
-            }
+        } else if (m_collective->rank_steps) {
+            // Every rank's steps are made when its list is (rank_steps): a 1024-rank ring's
+            // whole schedule was 134 MB held for the run.
+            collectives::schedule s;
+            s.algorithm = m_options.algorithm;
+            s.ranks = p;
+            s.elements = n;
+            m_schedules.push_back(std::move(s));
         } else {
-            // TREE with one aggregator: it sends the updated weights straight back to each
-            // worker (inceptionn.md Fig. 1(a)); BINOMIAL: through the workers.
-            collectives::worker_aggregator_options wo;
-            wo.result_return = m_options.wa_return;
-            m_schedules.push_back(collectives::worker_aggregator(p, b.bytes / bpv, wo));
+            collectives::collective_args a;
+            a.ranks = p;
+            a.elements = n;
+            // An aggregator with TREE sends the updated weights straight back to each worker
+            // (inceptionn.md Fig. 1(a)); BINOMIAL: through the workers.
+            a.aggregator.result_return = m_options.wa_return;
+            m_schedules.push_back(
+                collectives::collective_registry::global().make(m_options.algorithm, a));
         }
     }
     // Each bucket's tag range, scanned once here: a schedule has N x steps entries, and every
@@ -218,13 +237,16 @@ training_builder::training_builder(const models::model& m, training_options o)
 }
 
 bool training_builder::generates_steps(std::size_t k) const {
-    return m_options.algorithm == exchange_algorithm::RING && m_schedules[k].steps.empty();
+    return m_collective != nullptr && m_collective->rank_steps && m_schedules[k].steps.empty();
 }
 
 std::vector<collectives::step> training_builder::rank_steps(std::size_t k, std::size_t rank) const {
     const collectives::schedule& s = m_schedules[k];
     if (!generates_steps(k)) return s.steps.at(rank);
-    return collectives::ring_allreduce_steps(s.ranks, s.elements, static_cast<int>(rank));
+    collectives::collective_args a;
+    a.ranks = s.ranks;
+    a.elements = s.elements;
+    return m_collective->rank_steps(a, static_cast<int>(rank));
 }
 
 std::vector<op> training_builder::worker_ops(std::size_t rank) const {
@@ -264,9 +286,9 @@ std::vector<op> training_builder::build_iteration(
     std::vector<std::vector<std::size_t>>& weights_ready, bool names) const {
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
-    const bool fpga = m_options.algorithm == exchange_algorithm::FPGA_RING;
-    const bool ring = is_allreduce(m_options.algorithm);
-    const bool none = m_options.algorithm == exchange_algorithm::NONE;
+    const bool fpga = m_fpga;
+    const bool ring = m_allreduce;
+    const bool none = m_none;
     const bool gpu = m_options.compute == compute_placement::GPU;
     const bool overlap = m_options.policy == exchange_policy::OVERLAP_LAYERS;
     const op_unit compute_unit = gpu ? op_unit::GPU : op_unit::CPU;

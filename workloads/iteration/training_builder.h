@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule.h"
 #include "workloads/collectives/worker_aggregator.h"
 #include "workloads/models/model.h"
@@ -17,20 +18,46 @@
 
 namespace trainvp::workloads {
 
-enum class exchange_algorithm {
-    RING,               // inceptionn.md Alg. 1; every worker updates its own weights
-    WORKER_AGGREGATOR,  // inceptionn.md §II-B: the aggregator sums, updates, returns weights
-    // Other all-reduce schedules of workloads/collectives, used like RING (every worker ends
-    // with the sum and updates its own weights).
-    BINOMIAL_TREE,       // reduce to rank 0 and broadcast back along a binomial tree
-    HALVING_DOUBLING,    // recursive halving reduce-scatter + doubling all-gather (Rabenseifner)
-    DOUBLE_BINARY_TREE,  // two complementary binary trees, half the data each
-    // smartnic.md §IV-A: each bucket is one non-blocking `allreduce` op (comm unit) that the
-    // node's smart NIC (fpga.allreduce) runs as a pipelined ring; every worker updates.
-    FPGA_RING,
-    NONE,  // no exchange: each worker trains alone (the single-node baselines: paleo.md Table 1,
-           // smartnic.md Fig. 4b's one node); a GPU worker updates on the GPU
+// The gradient exchange is chosen by name (training_options::algorithm): a collective of
+// collectives::collective_registry that runs on hosts (collectives::fabric::HOST: ring,
+// worker_aggregator, binomial_tree, halving_doubling, double_binary_tree, or a plugin's), or
+// one of these two, which are not schedules the hosts run:
+//   smartnic.md §IV-A: each bucket is one non-blocking `allreduce` op (comm unit) that the
+//   node's smart NIC (fpga.allreduce) runs as a pipelined ring; every worker updates.
+inline constexpr const char* k_fpga_ring = "fpga_ring";
+//   No exchange: each worker trains alone (the single-node baselines: paleo.md Table 1,
+//   smartnic.md Fig. 4b's one node); a GPU worker updates on the GPU.
+inline constexpr const char* k_no_exchange = "none";
+
+// The names `algorithm` accepts, in listing order: the host collectives in registration order,
+// then fpga_ring and none.
+std::vector<std::string> exchange_algorithm_names();
+
+// True when `algorithm` ends with the sum on every worker, each updating its own weights (all
+// but an aggregator collective, inceptionn.md §II-B, and none).
+bool is_allreduce(const std::string& algorithm);
+// True for a collective whose schedule adds aggregator ranks (worker_aggregator): the
+// aggregator sums, updates and returns the weights.
+bool needs_aggregator(const std::string& algorithm);
+
+// Transitional (issue 22): the names of the enum this replaced, so that code not yet converted
+// to names (platform/training_workload.cpp, tests/integration/test_smartnic_model.cpp) builds
+// unchanged.  New code writes the name; delete this once nothing uses it.
+struct exchange_algorithm {
+    std::string name;
+    operator std::string() const { return name; }
+    static const exchange_algorithm RING, WORKER_AGGREGATOR, BINOMIAL_TREE, HALVING_DOUBLING,
+        DOUBLE_BINARY_TREE, FPGA_RING, NONE;
 };
+inline const exchange_algorithm exchange_algorithm::RING{"ring"};
+inline const exchange_algorithm exchange_algorithm::WORKER_AGGREGATOR{"worker_aggregator"};
+inline const exchange_algorithm exchange_algorithm::BINOMIAL_TREE{"binomial_tree"};
+inline const exchange_algorithm exchange_algorithm::HALVING_DOUBLING{"halving_doubling"};
+inline const exchange_algorithm exchange_algorithm::DOUBLE_BINARY_TREE{"double_binary_tree"};
+inline const exchange_algorithm exchange_algorithm::FPGA_RING{k_fpga_ring};
+inline const exchange_algorithm exchange_algorithm::NONE{k_no_exchange};
+inline bool operator==(const std::string& a, const exchange_algorithm& b) { return a == b.name; }
+inline bool operator!=(const std::string& a, const exchange_algorithm& b) { return a != b.name; }
 
 enum class exchange_policy {
     // inceptionn.md Alg. 1: one exchange of all gradients after the whole backward pass.
@@ -47,8 +74,9 @@ enum class compute_placement {
 
 struct training_options {
     std::vector<std::uint32_t> workers;       // node ids, in ring order (rank r = workers[r])
-    std::optional<std::uint32_t> aggregator;  // node id; required by WORKER_AGGREGATOR only
-    exchange_algorithm algorithm = exchange_algorithm::RING;
+    std::optional<std::uint32_t> aggregator;  // node id; required by worker_aggregator only
+    // A host collective's registry name, fpga_ring or none (exchange_algorithm_names()).
+    std::string algorithm = "ring";
     exchange_policy policy = exchange_policy::AFTER_BACKWARD;
     // OVERLAP_LAYERS: a bucket closes when it holds at least this many gradient bytes (walking
     // the layers backwards); 0 gives one bucket per layer with parameters.
@@ -62,7 +90,7 @@ struct training_options {
     // Of the gradient sends (both directions of a ring; a worker-aggregator's workers only: the
     // aggregator returns weights, which are never marked).
     std::uint8_t tos = 0;
-    // WORKER_AGGREGATOR: how the weights get back (TREE with one aggregator: it sends to each
+    // worker_aggregator: how the weights get back (TREE with one aggregator: it sends to each
     // worker; BINOMIAL: a binomial broadcast through the workers, as MPI_Bcast does and as
     // inceptionn.md §VIII-D's log p return term assumes).
     collectives::aggregator_return wa_return = collectives::aggregator_return::TREE;
@@ -78,15 +106,12 @@ struct gradient_bucket {
     std::vector<std::size_t> layers;  // layers with parameters in it, highest first
 };
 
-// True for the algorithms after which every worker holds the sum (all but WORKER_AGGREGATOR and
-// NONE).
-bool is_allreduce(exchange_algorithm a);
-
 class training_builder {
 public:
-    // Throws std::invalid_argument on options that cannot form an iteration (fewer than 2 ring
-    // workers, no workers, a missing or extra aggregator, repeated node ids, iterations < 1, a
-    // model without parameters).
+    // Throws std::invalid_argument on options that cannot form an iteration (an algorithm that
+    // is not registered or does not run on hosts, fewer than 2 ring workers, no workers, a
+    // missing or extra aggregator, repeated node ids, iterations < 1, a model without
+    // parameters).
     training_builder(const models::model& m, training_options o);
 
     const std::vector<gradient_bucket>& buckets() const { return m_buckets; }
@@ -97,7 +122,7 @@ public:
 
     // The op list of worker `rank` (0-based, in ring order).
     std::vector<ops::op> worker_ops(std::size_t rank) const;
-    // The aggregator's op list (WORKER_AGGREGATOR only; empty for RING).
+    // The aggregator's op list (an aggregator collective only; empty otherwise).
     std::vector<ops::op> aggregator_ops() const;
 
     // Iteration `it` alone of the list of `rank` (rank ranks(): the aggregator): the ops that
@@ -113,8 +138,8 @@ public:
                                          bool names = true) const;
     int iterations() const { return m_options.iterations; }
 
-    // Bucket k's exchange steps of `rank`.  A ring's are made when asked for
-    // (collectives::ring_allreduce_steps): the builder never holds a ring's whole schedule.
+    // Bucket k's exchange steps of `rank`.  A collective with rank_steps (the ring) has its
+    // steps made when asked for: the builder never holds a ring's whole schedule.
     std::vector<collectives::step> rank_steps(std::size_t k, std::size_t rank) const;
 
     // Where the buffers live in host memory (weights, then gradients, then activations); the
@@ -124,11 +149,16 @@ public:
 private:
     std::vector<ops::op> build(std::size_t rank, bool aggregator) const;
     std::uint32_t tags_per_iteration() const;
-    // True when bucket k's steps are made per rank (a ring).
+    // True when bucket k's steps are made per rank (collective_info::rank_steps).
     bool generates_steps(std::size_t k) const;
 
     models::model m_model;
     training_options m_options;
+    // The registry's entry for the algorithm; null for fpga_ring and none.
+    const collectives::collective_info* m_collective = nullptr;
+    bool m_fpga = false;      // fpga_ring
+    bool m_none = false;      // no exchange
+    bool m_allreduce = true;  // is_allreduce(algorithm)
     // Per bucket, the same every iteration (a ring's without steps: generates_steps).
     std::vector<collectives::schedule> m_schedules;
     std::vector<std::uint32_t> m_tags_of_bucket;  // per bucket: max_tag(schedule) + 1

@@ -90,28 +90,26 @@ void expect_matches_whole_list(const training_options& o, const std::string& wha
 }
 
 TEST(iteration_source, iterations_one_at_a_time_equal_the_whole_list) {
-    using A = exchange_algorithm;
     using P = exchange_policy;
     using C = compute_placement;
-    for (A a : {A::RING, A::WORKER_AGGREGATOR, A::BINOMIAL_TREE, A::HALVING_DOUBLING,
-                A::DOUBLE_BINARY_TREE, A::FPGA_RING, A::NONE}) {
+    for (std::string a : {"ring", "worker_aggregator", "binomial_tree", "halving_doubling",
+                          "double_binary_tree", "fpga_ring", "none"}) {
         for (P p : {P::AFTER_BACKWARD, P::OVERLAP_LAYERS}) {
             for (C c : {C::CPU, C::GPU}) {
                 for (int its : {1, 4}) {
                     training_options o;
-                    const int workers = a == A::NONE ? 1 : 4;
+                    const int workers = a == "none" ? 1 : 4;
                     for (int r = 0; r < workers; ++r) o.workers.push_back(r);
-                    if (a == A::WORKER_AGGREGATOR) o.aggregator = 9;
+                    if (a == "worker_aggregator") o.aggregator = 9;
                     o.algorithm = a;
                     o.policy = p;
                     o.compute = c;
                     o.iterations = its;
                     o.tos = 0x28;
                     expect_matches_whole_list(
-                        o, "algorithm " + std::to_string(static_cast<int>(a)) + " policy " +
-                               std::to_string(static_cast<int>(p)) + " placement " +
-                               std::to_string(static_cast<int>(c)) + " iterations " +
-                               std::to_string(its));
+                        o, "algorithm " + a + " policy " + std::to_string(static_cast<int>(p)) +
+                               " placement " + std::to_string(static_cast<int>(c)) +
+                               " iterations " + std::to_string(its));
                 }
             }
         }
@@ -122,7 +120,7 @@ TEST(iteration_source, binomial_return_and_measured_phases) {
     training_options o;
     o.workers = {0, 1, 2, 3, 4};
     o.aggregator = 7;
-    o.algorithm = exchange_algorithm::WORKER_AGGREGATOR;
+    o.algorithm = "worker_aggregator";
     o.wa_return = collectives::aggregator_return::BINOMIAL;
     o.forward_ps = 1000000;
     o.backward_ps = 2000000;

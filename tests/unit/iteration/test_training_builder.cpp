@@ -32,12 +32,11 @@ using ops::op_unit;
 
 models::model tiny() { return test::tiny_model(); }
 
-training_options opts(exchange_algorithm a, exchange_policy p, compute_placement c,
+training_options opts(const std::string& a, exchange_policy p, compute_placement c,
                       int workers = 4) {
     training_options o;
     for (int r = 0; r < workers; ++r) o.workers.push_back(static_cast<std::uint32_t>(r));
-    if (a == exchange_algorithm::WORKER_AGGREGATOR)
-        o.aggregator = static_cast<std::uint32_t>(workers);
+    if (a == "worker_aggregator") o.aggregator = static_cast<std::uint32_t>(workers);
     o.algorithm = a;
     o.policy = p;
     o.compute = c;
@@ -110,8 +109,7 @@ std::vector<std::vector<op>> all_lists(const training_builder& b) {
 // expansion of that row (the bucket's offset and tag base applied).
 TEST(training_builder, ring_rank_steps_are_the_schedules_rows) {
     const models::model m = tiny();
-    training_options o =
-        opts(exchange_algorithm::RING, exchange_policy::OVERLAP_LAYERS, compute_placement::CPU, 5);
+    training_options o = opts("ring", exchange_policy::OVERLAP_LAYERS, compute_placement::CPU, 5);
     training_builder b(m, o);
     ASSERT_GE(b.buckets().size(), 2u);
     for (std::size_t k = 0; k < b.buckets().size(); ++k) {
@@ -131,7 +129,7 @@ TEST(training_builder, ring_rank_steps_are_the_schedules_rows) {
         }
     }
     // The other all-reduces keep their schedule and hand out its rows.
-    o.algorithm = exchange_algorithm::HALVING_DOUBLING;
+    o.algorithm = "halving_doubling";
     const training_builder h(m, o);
     const collectives::schedule s =
         collectives::halving_doubling_allreduce(5, h.buckets()[0].bytes / 4);
@@ -140,8 +138,7 @@ TEST(training_builder, ring_rank_steps_are_the_schedules_rows) {
 
 TEST(training_builder, ring_after_backward_on_the_cpu) {
     const models::model m = tiny();
-    training_builder b(
-        m, opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD, compute_placement::CPU));
+    training_builder b(m, opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::CPU));
     ASSERT_EQ(b.buckets().size(), 1u);
     EXPECT_EQ(b.buckets()[0].name, "all");
     EXPECT_EQ(b.buckets()[0].bytes, 7456u);
@@ -176,8 +173,7 @@ TEST(training_builder, ring_after_backward_on_the_cpu) {
 
 TEST(training_builder, ring_overlap_per_layer_follows_smartnic_fig3b) {
     const models::model m = tiny();
-    training_builder b(
-        m, opts(exchange_algorithm::RING, exchange_policy::OVERLAP_LAYERS, compute_placement::CPU));
+    training_builder b(m, opts("ring", exchange_policy::OVERLAP_LAYERS, compute_placement::CPU));
     ASSERT_EQ(b.buckets().size(), 3u);
     EXPECT_EQ(b.buckets()[0].name, "fc3");
     EXPECT_EQ(b.buckets()[1].name, "fc2");
@@ -237,8 +233,7 @@ TEST(training_builder, ring_overlap_per_layer_follows_smartnic_fig3b) {
 
 TEST(training_builder, buckets_close_at_their_byte_threshold) {
     const models::model m = tiny();
-    auto o =
-        opts(exchange_algorithm::RING, exchange_policy::OVERLAP_LAYERS, compute_placement::CPU);
+    auto o = opts("ring", exchange_policy::OVERLAP_LAYERS, compute_placement::CPU);
     o.bucket_bytes = 5000;
     training_builder b(m, o);
     ASSERT_EQ(b.buckets().size(), 2u);
@@ -256,8 +251,7 @@ TEST(training_builder, buckets_close_at_their_byte_threshold) {
 
 TEST(training_builder, gpu_placement_adds_table_ii_copies) {
     const models::model m = tiny();
-    training_builder b(
-        m, opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD, compute_placement::GPU));
+    training_builder b(m, opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::GPU));
     const auto l = b.worker_ops(2);
     expect_backward_deps_only(l);
     const auto k = kinds(l);
@@ -286,8 +280,8 @@ TEST(training_builder, gpu_placement_adds_table_ii_copies) {
 
 TEST(training_builder, worker_aggregator_after_backward) {
     const models::model m = tiny();
-    training_builder b(m, opts(exchange_algorithm::WORKER_AGGREGATOR,
-                               exchange_policy::AFTER_BACKWARD, compute_placement::CPU));
+    training_builder b(
+        m, opts("worker_aggregator", exchange_policy::AFTER_BACKWARD, compute_placement::CPU));
     for (std::size_t r = 0; r < 4; ++r) {
         const auto l = b.worker_ops(r);
         expect_backward_deps_only(l);
@@ -325,8 +319,8 @@ TEST(training_builder, worker_aggregator_after_backward) {
 
 TEST(training_builder, worker_aggregator_overlapped_on_the_gpu) {
     const models::model m = tiny();
-    training_builder b(m, opts(exchange_algorithm::WORKER_AGGREGATOR,
-                               exchange_policy::OVERLAP_LAYERS, compute_placement::GPU, 3));
+    training_builder b(
+        m, opts("worker_aggregator", exchange_policy::OVERLAP_LAYERS, compute_placement::GPU, 3));
     const auto l = b.worker_ops(0);
     expect_backward_deps_only(l);
     const auto k = kinds(l);
@@ -349,8 +343,7 @@ TEST(training_builder, worker_aggregator_overlapped_on_the_gpu) {
 
 TEST(training_builder, next_iteration_forward_waits_for_its_layer_weights) {
     const models::model m = tiny();
-    auto o =
-        opts(exchange_algorithm::RING, exchange_policy::OVERLAP_LAYERS, compute_placement::CPU);
+    auto o = opts("ring", exchange_policy::OVERLAP_LAYERS, compute_placement::CPU);
     o.iterations = 2;
     training_builder b(m, o);
     const auto l = b.worker_ops(0);
@@ -371,8 +364,7 @@ TEST(training_builder, next_iteration_forward_waits_for_its_layer_weights) {
 
 TEST(training_builder, measured_phase_times_are_split_exactly_by_flops) {
     const models::model m = tiny();
-    auto o =
-        opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD, compute_placement::CPU);
+    auto o = opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::CPU);
     o.forward_ps = 1000000007;
     o.backward_ps = 2000000011;
     training_builder b(m, o);
@@ -401,8 +393,8 @@ TEST(training_builder, measured_phase_times_are_split_exactly_by_flops) {
 }
 
 TEST(training_builder, forward_and_backward_ops_are_named_as_phases) {
-    training_builder b(tiny(), opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD,
-                                    compute_placement::CPU));
+    training_builder b(tiny(),
+                       opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::CPU));
     for (const op& o : b.worker_ops(0)) {
         if (starts_with(o.name, "fwd_")) {
             EXPECT_EQ(o.phase, ops::op_phase::FORWARD) << o.name;
@@ -419,8 +411,7 @@ TEST(training_builder, forward_and_backward_ops_are_named_as_phases) {
 TEST(training_builder, no_exchange_trains_alone) {
     // cpu: forward, backward, update on the cpu; gpu: the update is a kernel of update's FLOPs
     // (4 per weight) and memory passes (5 x bytes), with no copies.
-    auto o =
-        opts(exchange_algorithm::NONE, exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 1);
+    auto o = opts("none", exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 1);
     const auto cpu = training_builder(tiny(), o).worker_ops(0);
     EXPECT_EQ(kinds(cpu),
               (std::map<op_kind, std::size_t>{{op_kind::COMPUTE, 10}, {op_kind::UPDATE, 1}}));
@@ -437,8 +428,7 @@ TEST(training_builder, no_exchange_trains_alone) {
 TEST(training_builder, every_allreduce_algorithm_leaves_every_worker_updating) {
     // The tree and halving-doubling schedules are used like the ring: one update per bucket on
     // every worker, sends matched by receives across the workers, 5 workers (not a power of 2).
-    for (auto a : {exchange_algorithm::BINOMIAL_TREE, exchange_algorithm::HALVING_DOUBLING,
-                   exchange_algorithm::DOUBLE_BINARY_TREE}) {
+    for (std::string a : {"binomial_tree", "halving_doubling", "double_binary_tree"}) {
         training_builder b(tiny(),
                            opts(a, exchange_policy::OVERLAP_LAYERS, compute_placement::GPU, 5));
         const auto lists = all_lists(b);
@@ -459,8 +449,7 @@ TEST(training_builder, split_proportionally_telescopes_to_the_total) {
 
 TEST(training_builder, op_lists_read_back_through_ops_yaml) {
     const models::model m = tiny();
-    auto o = opts(exchange_algorithm::WORKER_AGGREGATOR, exchange_policy::OVERLAP_LAYERS,
-                  compute_placement::GPU);
+    auto o = opts("worker_aggregator", exchange_policy::OVERLAP_LAYERS, compute_placement::GPU);
     o.iterations = 2;
     o.tos = 0x28;
     training_builder b(m, o);
@@ -484,8 +473,7 @@ TEST(training_builder, op_lists_read_back_through_ops_yaml) {
 // returns do not.
 TEST(training_builder, worker_aggregator_marks_gradient_sends_only) {
     const models::model m = tiny();
-    auto o = opts(exchange_algorithm::WORKER_AGGREGATOR, exchange_policy::OVERLAP_LAYERS,
-                  compute_placement::CPU);
+    auto o = opts("worker_aggregator", exchange_policy::OVERLAP_LAYERS, compute_placement::CPU);
     o.tos = 0x28;
     for (auto ret :
          {collectives::aggregator_return::TREE, collectives::aggregator_return::BINOMIAL}) {
@@ -526,8 +514,7 @@ TEST(training_builder, alexnet_overlap_has_one_bucket_per_weighted_layer) {
     models::model_options mo;
     mo.batch = 64;
     const models::model m = models::load_model(models::find_zoo_model("alexnet"), mo);
-    training_builder b(
-        m, opts(exchange_algorithm::RING, exchange_policy::OVERLAP_LAYERS, compute_placement::CPU));
+    training_builder b(m, opts("ring", exchange_policy::OVERLAP_LAYERS, compute_placement::CPU));
     ASSERT_EQ(b.buckets().size(), 8u);
     EXPECT_EQ(b.buckets().front().name, "fc8");
     EXPECT_EQ(b.buckets().back().name, "conv1");
@@ -547,11 +534,9 @@ TEST(training_builder, rejects_impossible_iterations) {
             EXPECT_EQ(std::string(e.what()), msg);
         }
     };
-    expect_error(
-        opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 1),
-        "training_builder: an all-reduce needs at least 2 workers, got 1");
-    auto o = opts(exchange_algorithm::WORKER_AGGREGATOR, exchange_policy::AFTER_BACKWARD,
-                  compute_placement::CPU);
+    expect_error(opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 1),
+                 "training_builder: an all-reduce needs at least 2 workers, got 1");
+    auto o = opts("worker_aggregator", exchange_policy::AFTER_BACKWARD, compute_placement::CPU);
     o.aggregator.reset();
     expect_error(o, "training_builder: worker_aggregator needs an aggregator");
     o.aggregator = 2;
@@ -559,8 +544,7 @@ TEST(training_builder, rejects_impossible_iterations) {
     o.aggregator = 9;
     o.iterations = 0;
     expect_error(o, "training_builder: iterations < 1");
-    auto r =
-        opts(exchange_algorithm::RING, exchange_policy::AFTER_BACKWARD, compute_placement::CPU);
+    auto r = opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::CPU);
     r.aggregator = 7;
     expect_error(r, "training_builder: an all-reduce has no aggregator");
     r.aggregator.reset();

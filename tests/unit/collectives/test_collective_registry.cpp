@@ -1,0 +1,136 @@
+// The collective registry: the built-in algorithms by name, in their listing order, with the
+// same schedules as their builders; needs checked before the factory; clashes refused.
+#include <gtest/gtest.h>
+
+#include "tests/unit/collectives/collectives_test_support.h"
+#include "workloads/collectives/collective_registry.h"
+
+namespace trainvp::collectives {
+namespace {
+
+using testing::run_and_check;
+
+void expect_same(const schedule& a, const schedule& b) {
+    ASSERT_EQ(a.algorithm, b.algorithm);
+    ASSERT_EQ(a.ranks, b.ranks);
+    ASSERT_EQ(a.elements, b.elements);
+    ASSERT_EQ(a.contributes, b.contributes);
+    ASSERT_EQ(a.steps.size(), b.steps.size());
+    for (std::size_t r = 0; r < a.steps.size(); ++r) {
+        ASSERT_EQ(a.steps[r].size(), b.steps[r].size()) << a.algorithm << " rank " << r;
+        for (std::size_t i = 0; i < a.steps[r].size(); ++i) {
+            const step& x = a.steps[r][i];
+            const step& y = b.steps[r][i];
+            EXPECT_TRUE(x.kind == y.kind && x.peer == y.peer && x.range == y.range &&
+                        x.round == y.round && x.tag == y.tag)
+                << a.algorithm << " rank " << r << " step " << i;
+        }
+    }
+}
+
+TEST(collective_registry, lists_the_built_ins_in_order_with_their_fabrics) {
+    const auto& reg = collective_registry::global();
+    EXPECT_EQ(reg.names(), (std::vector<std::string>{
+                               "ring", "worker_aggregator", "binomial_tree", "halving_doubling",
+                               "recursive_doubling", "ring_2d", "hierarchical_ring",
+                               "double_binary_tree", "multi_tree", "concentrated_multi_tree"}));
+    // The choice lists of workload.training's `algorithm` (before fpga_ring and none) and of
+    // noc.interposer's `collective` (after none), in the order they had as hand-written lists.
+    EXPECT_EQ(reg.names_for(fabric::HOST),
+              (std::vector<std::string>{"ring", "worker_aggregator", "binomial_tree",
+                                        "halving_doubling", "double_binary_tree"}));
+    EXPECT_EQ(
+        reg.names_for(fabric::NOC),
+        (std::vector<std::string>{"ring", "ring_2d", "hierarchical_ring", "double_binary_tree",
+                                  "multi_tree", "concentrated_multi_tree"}));
+    EXPECT_EQ(reg.names_for(fabric::FPGA), (std::vector<std::string>{"ring"}));
+    for (const auto& n : reg.names()) {
+        const collective_info& c = reg.get(n);
+        EXPECT_FALSE(c.description.empty()) << n;
+        EXPECT_EQ(reg.origin(n), "built in");
+    }
+    EXPECT_TRUE(reg.get("worker_aggregator").needs.aggregator);
+    EXPECT_EQ(describe_needs(reg.get("ring").needs), "any N >= 2");
+    EXPECT_EQ(describe_needs(reg.get("concentrated_multi_tree").needs),
+              "a rows x cols grid, both even, N >= 4");
+    EXPECT_EQ(describe_needs(reg.get("worker_aggregator").needs),
+              "an aggregator rank after the workers, N >= 1");
+}
+
+TEST(collective_registry, makes_the_schedules_of_the_builders) {
+    const auto& reg = collective_registry::global();
+    collective_args a;
+    a.ranks = 16;
+    a.elements = 1000;
+    a.rows = 4;
+    a.cols = 4;
+    a.levels = 2;
+    a.trees = 4;
+    a.degree = 2;
+    expect_same(reg.make("ring", a), ring_allreduce(16, 1000));
+    expect_same(reg.make("binomial_tree", a), binomial_tree_allreduce(16, 1000));
+    expect_same(reg.make("halving_doubling", a), halving_doubling_allreduce(16, 1000));
+    expect_same(reg.make("recursive_doubling", a), recursive_doubling_allreduce(16, 1000));
+    expect_same(reg.make("ring_2d", a), ring_2d(4, 4, 1000));
+    expect_same(reg.make("hierarchical_ring", a), hierarchical_ring(16, 2, 1000));
+    expect_same(reg.make("double_binary_tree", a), double_binary_tree(16, 1000));
+    expect_same(reg.make("multi_tree", a), multi_tree(16, 1000, 4, 2));
+    expect_same(reg.make("concentrated_multi_tree", a), concentrated_multi_tree(4, 4, 1000, 4, 2));
+    worker_aggregator_options wo;
+    wo.result_return = aggregator_return::BINOMIAL;
+    a.aggregator = wo;
+    expect_same(reg.make("worker_aggregator", a), worker_aggregator(16, 1000, wo));
+    a.segments = 3;
+    expect_same(reg.make("ring", a), ring_allreduce(16, 1000, 3));
+    // The ring's rank_steps equal its schedule's rows.
+    const schedule whole = ring_allreduce(16, 1000, 3);
+    for (int r = 0; r < 16; ++r) {
+        schedule one = whole;
+        one.steps[static_cast<std::size_t>(r)] = reg.get("ring").rank_steps(a, r);
+        expect_same(one, whole);
+    }
+    for (const auto& n : reg.names()) run_and_check<float>(reg.make(n, a));
+}
+
+TEST(collective_registry, checks_needs_before_the_factory) {
+    const auto& reg = collective_registry::global();
+    collective_args a;
+    a.ranks = 1;
+    a.elements = 10;
+    EXPECT_THROW(reg.make("ring", a), std::invalid_argument);
+    a.ranks = 12;
+    a.rows = 3;
+    a.cols = 3;
+    EXPECT_THROW(reg.make("ring_2d", a), std::invalid_argument);  // 3 x 3 != 12
+    a.levels = 2;
+    try {
+        reg.make("hierarchical_ring", a);
+        FAIL() << "12 is not a square";
+    } catch (const std::invalid_argument& e) {
+        // The builder's own words (tests/configs/bad/noc_hierarchical_ring_levels.expected).
+        EXPECT_STREQ(e.what(),
+                     "hierarchical_ring: 12 ranks is not the 2-th power of an integer >= 2");
+    }
+    try {
+        reg.make("no_such", a);
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("registered: ring, worker_aggregator"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(collective_registry, refuses_a_second_collective_of_a_name) {
+    auto& reg = collective_registry::global();
+    collective_info c = reg.get("ring");
+    EXPECT_THROW(reg.add(c), std::logic_error);
+    c.name = "";
+    EXPECT_THROW(reg.add(c), std::logic_error);
+    c.name = "test.no_factory";
+    c.make = nullptr;
+    EXPECT_THROW(reg.add(c), std::logic_error);
+}
+
+}  // namespace
+}  // namespace trainvp::collectives

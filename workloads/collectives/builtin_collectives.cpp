@@ -1,0 +1,30 @@
+// The built-in collectives, one line each.  An explicit list rather than a static registrar in
+// each algorithm's file: nothing can be dropped (a static link keeps only objects something
+// refers to, and this list refers to each), the order is this list's and not the link's
+// (configs' choice lists and generated docs print it), and a clash throws here instead of in a
+// static initialiser before main().  Plugins, whose only entry point is their static
+// initialisers, use TRAINVP_REGISTER_COLLECTIVE instead.
+#include "workloads/collectives/builtin_collectives.h"
+
+#include "workloads/collectives/concentrated_multi_tree.h"
+#include "workloads/collectives/halving_doubling.h"
+#include "workloads/collectives/ring.h"
+#include "workloads/collectives/tree.h"
+#include "workloads/collectives/worker_aggregator.h"
+
+namespace trainvp::collectives {
+
+void register_builtin_collectives(collective_registry& r) {
+    r.add(ring_collective());
+    r.add(worker_aggregator_collective());
+    r.add(binomial_tree_collective());
+    r.add(halving_doubling_collective());
+    r.add(recursive_doubling_collective());
+    r.add(ring_2d_collective());
+    r.add(hierarchical_ring_collective());
+    r.add(double_binary_tree_collective());
+    r.add(multi_tree_collective());
+    r.add(concentrated_multi_tree_collective());
+}
+
+}  // namespace trainvp::collectives

@@ -1,0 +1,69 @@
+// What the collective registry knows about one algorithm: its name as configs write it, a
+// sentence for `trainvp describe collectives`, what it needs from the ranks, which fabrics
+// drive it, and the factory that makes its schedule.  Pure C++ (no SystemC).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "workloads/collectives/schedule.h"
+#include "workloads/collectives/worker_aggregator.h"
+
+namespace trainvp::collectives {
+
+// The consumers that can run a schedule (README.md, "How a consumer walks a schedule").
+enum class fabric {
+    HOST,  // hosts' op lists (workloads/iteration training_builder, `workload.training`)
+    NOC,   // the chiplet interposer, one rank per router (noc.interposer `collective`)
+    FPGA,  // the smart NIC's control FSM (fpga.allreduce runs the pipelined ring)
+};
+
+// "host", "noc", "fpga".
+const char* fabric_name(fabric f);
+
+// Everything a factory may read.  A collective reads the fields it documents and ignores the
+// others; the registry checks `needs` before calling it.
+struct collective_args {
+    int ranks = 0;               // ranks that contribute (the workers, for an aggregator)
+    std::uint64_t elements = 0;  // vector length, in elements
+    int rows = 0, cols = 0;      // grid collectives: rank = row * cols + col (rows * cols = ranks)
+    int levels = 2;              // hierarchical_ring: levels of equal size ranks^(1/levels)
+    int trees = 0;               // multi-trees: 0 gives one tree per rank (or group)
+    int degree = 2;              // multi-trees: children per tree node
+    std::uint32_t segments = 1;  // ring: pieces per block (smartnic.md's pipelined ring)
+    worker_aggregator_options aggregator;  // worker_aggregator: fan-in and how the sum returns
+};
+
+// What a collective needs from its ranks.  collective_registry::make checks each before the
+// factory runs, except even_grid, which the factory checks in its own words.
+struct collective_needs {
+    int min_ranks = 2;
+    bool power_of_two = false;   // ranks = 2^k
+    bool grid = false;           // args.rows x args.cols = ranks
+    bool even_grid = false;      // a grid of even rows and cols (2x2 groups)
+    bool perfect_power = false;  // ranks = g^args.levels for an integer g >= 2
+    // The schedule adds aggregator ranks after the workers (they hold no input: contributes =
+    // false); a consumer must place them (the training builder's `aggregator`).
+    bool aggregator = false;
+};
+
+// One line for `describe`: "any N >= 2", "an aggregator rank, any N >= 1", ...
+std::string describe_needs(const collective_needs& n);
+
+struct collective_info {
+    std::string name;         // as configs write it ("ring")
+    std::string description;  // one sentence, with its source (paper and section)
+    collective_needs needs;
+    std::vector<fabric> fabrics;  // the consumers wired to run it
+    std::function<schedule(const collective_args&)> make;
+    // Optional: one rank's steps alone, equal to make(args).steps[rank], for a consumer that
+    // expands one rank at a time and must not hold every rank's steps (a 1024-rank ring's
+    // schedule is 134 MB).  The training builder uses it when present.
+    std::function<std::vector<step>(const collective_args&, int rank)> rank_steps;
+
+    bool runs_on(fabric f) const;
+};
+
+}  // namespace trainvp::collectives

@@ -1,0 +1,194 @@
+#include "workloads/collectives/collective_registry.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "workloads/collectives/builtin_collectives.h"
+
+namespace trainvp::collectives {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+bool is_perfect_power(int ranks, int levels) {
+    if (levels < 1) return false;
+    for (long long g = 2;; ++g) {
+        long long p = 1;
+        for (int l = 0; l < levels && p <= ranks; ++l) p *= g;
+        if (p == ranks) return true;
+        if (p > ranks) return false;
+    }
+}
+
+}  // namespace
+
+const char* fabric_name(fabric f) {
+    switch (f) {
+        case fabric::HOST:
+            return "host";
+        case fabric::NOC:
+            return "noc";
+        case fabric::FPGA:
+            return "fpga";
+    }
+    return "?";
+}
+
+std::string describe_needs(const collective_needs& n) {
+    std::string out;
+    auto add = [&out](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
+    if (n.aggregator) add("an aggregator rank after the workers");
+    if (n.power_of_two) add("power-of-two N");
+    if (n.even_grid) {
+        add("a rows x cols grid, both even");
+    } else if (n.grid) {
+        add("a rows x cols grid");
+    }
+    if (n.perfect_power) add("N = g^levels");
+    add((out.empty() ? "any N >= " : "N >= ") + std::to_string(n.min_ranks));
+    return out;
+}
+
+bool collective_info::runs_on(fabric f) const {
+    return std::find(fabrics.begin(), fabrics.end(), f) != fabrics.end();
+}
+
+collective_registry& collective_registry::global() {
+    static collective_registry* r = [] {
+        auto* reg = new collective_registry();  // never destroyed: plugins' entries outlive exit
+        register_builtin_collectives(*reg);
+        return reg;
+    }();
+    return *r;
+}
+
+void collective_registry::add(collective_info info) {
+    if (info.name.empty()) throw std::logic_error("a collective needs a name");
+    if (!info.make) {
+        throw std::logic_error("collective '" + info.name + "' has no schedule factory");
+    }
+    if (find(info.name) != nullptr) {
+        throw std::logic_error("collective '" + info.name + "' is already registered (" +
+                               origin(info.name) + ")");
+    }
+    entry e;
+    e.origin = m_loading ? "from plugin " + m_loading_origin : "built in";
+    if (m_loading) m_report.added.push_back(info.name);
+    e.info = std::make_shared<const collective_info>(std::move(info));
+    m_entries.push_back(std::move(e));
+}
+
+const collective_info* collective_registry::find(const std::string& name) const {
+    for (const auto& e : m_entries) {
+        if (e.info->name == name) return e.info.get();
+    }
+    return nullptr;
+}
+
+const collective_info& collective_registry::get(const std::string& name) const {
+    const collective_info* c = find(name);
+    if (c == nullptr) {
+        throw std::invalid_argument("no collective '" + name + "'; registered: " + join(names()));
+    }
+    return *c;
+}
+
+std::vector<std::string> collective_registry::names() const {
+    std::vector<std::string> out;
+    for (const auto& e : m_entries) out.push_back(e.info->name);
+    return out;
+}
+
+std::vector<std::string> collective_registry::names_for(fabric f) const {
+    std::vector<std::string> out;
+    for (const auto& e : m_entries) {
+        if (e.info->runs_on(f)) out.push_back(e.info->name);
+    }
+    return out;
+}
+
+schedule collective_registry::make(const std::string& name, const collective_args& a) const {
+    const collective_info& c = get(name);
+    const collective_needs& n = c.needs;
+    const std::string what = name + ": ";
+    if (a.ranks < n.min_ranks) {
+        throw std::invalid_argument(what + "needs at least " + std::to_string(n.min_ranks) +
+                                    " ranks, got " + std::to_string(a.ranks));
+    }
+    if (n.power_of_two && (a.ranks & (a.ranks - 1)) != 0) {
+        throw std::invalid_argument(what + "needs a power-of-two rank count, got " +
+                                    std::to_string(a.ranks));
+    }
+    if ((n.grid || n.even_grid) && (a.rows < 1 || a.cols < 1 || a.rows * a.cols != a.ranks)) {
+        throw std::invalid_argument(what + "needs a rows x cols grid of the " +
+                                    std::to_string(a.ranks) + " ranks, got " +
+                                    std::to_string(a.rows) + "x" + std::to_string(a.cols));
+    }
+    if (n.perfect_power && !is_perfect_power(a.ranks, a.levels)) {
+        throw std::invalid_argument(what + std::to_string(a.ranks) + " ranks is not the " +
+                                    std::to_string(a.levels) + "-th power of an integer >= 2");
+    }
+    return c.make(a);
+}
+
+std::string collective_registry::origin(const std::string& name) const {
+    for (const auto& e : m_entries) {
+        if (e.info->name == name) return e.origin;
+    }
+    return "";
+}
+
+void collective_registry::begin_load(const std::string& origin) {
+    m_loading = true;
+    m_loading_origin = origin;
+    m_report = load_report{};
+}
+
+collective_registry::load_report collective_registry::end_load() {
+    m_loading = false;
+    load_report r = std::move(m_report);
+    m_report = load_report{};
+    if (!r.errors.empty()) {
+        m_entries.erase(std::remove_if(m_entries.begin(), m_entries.end(),
+                                       [&r](const entry& e) {
+                                           return std::find(r.added.begin(), r.added.end(),
+                                                            e.info->name) != r.added.end() &&
+                                                  e.origin != "built in";
+                                       }),
+                        m_entries.end());
+    }
+    return r;
+}
+
+void collective_registry::defer_error(const std::string& e) {
+    if (m_loading) {
+        m_report.errors.push_back(e);
+    } else {
+        m_deferred.push_back(e);
+    }
+}
+
+void collective_registry::count_registration() {
+    if (m_loading) ++m_report.registrations;
+}
+
+collective_registrar::collective_registrar(collective_info (*make_info)()) noexcept {
+    try {
+        collective_registry& r = collective_registry::global();
+        r.count_registration();
+        try {
+            r.add(make_info());
+        } catch (const std::exception& e) {
+            r.defer_error(e.what());
+        }
+    } catch (...) {
+        // Out of memory while registering or reporting: nothing is registered.
+    }
+}
+
+}  // namespace trainvp::collectives
