@@ -7,6 +7,7 @@
 
 #include "core/did_you_mean.h"
 #include "core/error.h"
+#include "core/units.h"
 #include "workloads/drivers/hand_out.h"
 #include "workloads/drivers/section_registry.h"
 
@@ -71,6 +72,27 @@ public:
     }
 };
 
+// A section declared outside the library, as a plugin or a later one (chakra) would be: one
+// class and one registration line; the registry, the unknown-key message and the checks of its
+// keys pick it up.
+class probe_section : public workload_section {
+public:
+    static void declare(section_decl<probe_section>& d) {
+        d.describe("A probe. It counts.");
+        d.param("count", &probe_section::m_count, "3", "How many").range("1", "10");
+        d.param("period", &probe_section::m_period, "1us", "How often");
+    }
+    std::optional<int> hand_out(const config_node& node, const hand_out_context& ctx) override {
+        read_params(*this, node, ctx);
+        return static_cast<int>(m_count) + static_cast<int>(m_period.ps / 1000000);
+    }
+
+private:
+    std::int64_t m_count = 0;
+    units::duration m_period;
+};
+TRAINVP_REGISTER_WORKLOAD(probe_section, "probe");
+
 std::string error_of(const std::string& yaml, const platform_query& p) {
     const config_node doc = config_node::parse(yaml, "t.yaml");
     try {
@@ -100,7 +122,7 @@ struct cluster {
 
 TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_order) {
     const section_registry& r = section_registry::global();
-    EXPECT_EQ(r.names(), (std::vector<std::string>{"ops", "training"}));
+    EXPECT_EQ(r.names(), (std::vector<std::string>{"ops", "probe", "training"}));
     std::vector<std::string> keys;
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
     EXPECT_EQ(join(keys),
@@ -115,7 +137,22 @@ TEST(hand_out, an_unknown_section_names_the_registered_ones) {
     cluster c(2);
     EXPECT_EQ(error_of("workload:\n  trainig: {}\n", c.platform),
               "t.yaml:2:3: error: workload.trainig: unknown workload key (did you mean "
-              "'training'?); expected ops or training");
+              "'training'?); expected ops, probe or training");
+}
+
+TEST(hand_out, a_section_registered_outside_reads_its_declared_params) {
+    cluster c(1);
+    EXPECT_EQ(section_registry::global().find("probe")->params.size(), 2u);
+    const config_node doc = config_node::parse("workload:\n  probe: {period: 2us}\n", "t.yaml");
+    EXPECT_EQ(hand_out_workload(*doc.find("workload"), c.platform, 1, false), 3 + 2);
+    EXPECT_EQ(error_of("workload:\n  probe: {count: 11}\n", c.platform),
+              "t.yaml:2:18: error: workload.probe.count: '11' is out of range [1, 10]");
+    EXPECT_EQ(error_of("workload:\n  probe: {cuont: 2}\n", c.platform),
+              "t.yaml:2:11: error: workload.probe.cuont: unknown probe key (did you mean "
+              "'count'?); expected one of count, period");
+    EXPECT_EQ(error_of("workload:\n  probe: {period: 2MB}\n", c.platform),
+              "t.yaml:2:19: error: workload.probe.period: '2MB' is a size, but a time is "
+              "expected, e.g. 10ns (units ps, ns, us, ms, s)");
 }
 
 TEST(ops_section, hands_each_block_its_list_and_names_blocks_that_run_none) {
