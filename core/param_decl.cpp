@@ -32,6 +32,8 @@ const char* param_kind_name(param_kind k) {
             return "compute rate";
         case param_kind::REAL_LIST:
             return "list of numbers";
+        case param_kind::NODE:
+            return "YAML";
     }
     return "?";
 }

@@ -26,7 +26,10 @@ enum class param_kind {
     SIZE,
     BANDWIDTH,
     COMPUTE,
-    REAL_LIST
+    REAL_LIST,
+    // A YAML sub-tree (a map or a list) its owner reads itself, with its own messages: a
+    // workload section's `gradient:` or `workers:` (workloads/drivers/).
+    NODE
 };
 
 const char* param_kind_name(param_kind k);
@@ -140,6 +143,10 @@ template <>
 struct kind_of<std::vector<double>> {
     static constexpr param_kind value = param_kind::REAL_LIST;
 };
+template <>
+struct kind_of<config_node> {
+    static constexpr param_kind value = param_kind::NODE;
+};
 
 template <typename M>
 M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
@@ -166,6 +173,10 @@ M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
         return to_bandwidth(v, d, key);
     } else if constexpr (std::is_same_v<M, units::compute_rate>) {
         return to_compute(v, d, key);
+    } else if constexpr (std::is_same_v<M, config_node>) {
+        (void)d;
+        (void)key;
+        return v;
     } else {
         return to_real_list(v, d, key);
     }

@@ -34,21 +34,6 @@ public:
     // Called once when the run ends, before statistics are written (e.g. to compute a
     // utilisation from busy time and elapsed time).
     virtual void end_of_run() {}
-    // Whether this block compresses the frames of a message sent with this IP ToS (a
-    // compression NIC: nic.inceptionn and 0x28).  The training workload checks that the NIC of
-    // every host that marks its exchange compressible does.
-    virtual bool compresses_tos(std::uint8_t tos) const {
-        (void)tos;
-        return false;
-    }
-    // Functional mode: the largest absolute error this block can add to one float32 value of
-    // a message with this IP ToS that it carries (a lossy codec's bound; 0: values arrive
-    // exactly).  The training workload's end-of-run check of every rank's result allows it
-    // once per lossy pass (training_workload.cpp).
-    virtual double functional_error_bound(std::uint8_t tos) const {
-        (void)tos;
-        return 0.0;
-    }
     // The block's invariants, checked once a run has finished (every driver done, nothing in
     // flight): frames and bytes conserved, queues drained, work complete.  See audit_log.h.
     virtual void audit(audit_log& log) const { (void)log; }

@@ -11,17 +11,18 @@
 #include <optional>
 #include <sstream>
 
-#include "platform/binder.h"
 #include "core/did_you_mean.h"
 #include "core/param_decl.h"
 #include "core/params.h"
-#include "platform/platform_loader.h"
 #include "kit/sim_time.h"
-#include "platform/training_workload.h"
-#include "kit/workload_sink.h"
+#include "platform/binder.h"
+#include "platform/block_index.h"
+#include "platform/platform_loader.h"
 #include "traces/atomic_file.h"
 #include "traces/stats_report.h"
 #include "traces/traced_level.h"
+#include "workloads/drivers/hand_out.h"
+#include "workloads/drivers/workload_sink.h"
 
 namespace trainvp {
 
@@ -227,48 +228,12 @@ void simulation::elaborate() {
     m_controller = std::make_unique<controller>("trainvp_controller", *this);
 }
 
+// Each entry of `workload:` goes to its registered section (workloads/drivers/), which sees the
+// blocks only through the block_index.
 void simulation::hand_out_workload() {
-    const config_node& w = m_desc.workload;
-    if (w.is_nil()) return;
-    if (!w.is_map()) {
-        throw input_error(w.loc(), "workload", std::string("expected a map, got ") + w.kind_name());
-    }
-    const std::vector<std::string> sections = {"ops", "training"};
-    // A host named in both sections gets its ops twice; host.cpu reports that itself.
-    auto sink_of = [this](const std::string& path, const source_loc& loc,
-                          const std::string& key) -> workload_sink* {
-        ip_module* m = block(path);
-        if (m == nullptr) {
-            std::vector<std::string> names;
-            for (const auto& kv : m_by_path) names.push_back(kv.first);
-            throw input_error(loc, key, "no block '" + path + "'" + did_you_mean(path, names));
-        }
-        auto* sink = dynamic_cast<workload_sink*>(m);
-        if (sink == nullptr) {
-            throw input_error(loc, key,
-                              "block '" + path + "' (" + m->type().name + ") does not run ops");
-        }
-        return sink;
-    };
-    for (const auto& e : w.entries()) {
-        if (e.key == "training") {
-            m_iterations = hand_out_training(e.value, m_desc, m_by_path, m_ctx.spans().enabled());
-            continue;
-        }
-        if (e.key != "ops") {
-            throw input_error(e.key_loc, "workload." + e.key,
-                              "unknown workload key" + did_you_mean(e.key, sections) +
-                                  "; expected ops or training");
-        }
-        if (!e.value.is_map()) {
-            throw input_error(e.value.loc(), "workload.ops",
-                              "expected a map of block paths to op lists");
-        }
-        for (const auto& b : e.value.entries()) {
-            const std::string key = "workload.ops." + b.key;
-            sink_of(b.key, b.key_loc, key)->accept_workload(b.value, key);
-        }
-    }
+    const block_index platform(m_by_path, m_desc);
+    m_iterations = drivers::hand_out_workload(m_desc.workload, platform, m_desc.settings.seed,
+                                              m_ctx.spans().enabled());
 }
 
 void simulation::trace_to(const std::string& file_base) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the documents that come from code: docs/ip-reference.md from the IP blocks'
-# declarations.  Usage: tools/gen_docs.sh [BUILD_DIR]   (default: build)
+# Regenerates the documents that come from code: docs/ip-reference.md from the IP blocks' and
+# the workload sections' declarations.  Usage: tools/gen_docs.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"

@@ -34,10 +34,11 @@
 #include "ip/ethernet/packet_ext.h"
 #include "kit/timed_resource.h"
 #include "traces/traced_level.h"
+#include "workloads/drivers/nic_capabilities.h"
 
 namespace trainvp::ip {
 
-class fpga_allreduce : public ip_module {
+class fpga_allreduce : public ip_module, public nic_capabilities {
 public:
     tlm_utils::simple_target_socket<fpga_allreduce> host{"host"};
     tlm_utils::simple_initiator_socket<fpga_allreduce> notify{"notify"};

@@ -17,7 +17,7 @@
 
 #include "kit/flat_queue.h"
 #include "kit/ip_module.h"
-#include "kit/workload_sink.h"
+#include "workloads/drivers/workload_sink.h"
 #include "traces/traced_level.h"
 #include "workloads/ops/op_list.h"
 #include "workloads/ops/op_source.h"

@@ -19,10 +19,11 @@
 #include "kit/ip_module.h"
 #include "ip/ethernet/packet_ext.h"
 #include "kit/timed_resource.h"
+#include "workloads/drivers/nic_capabilities.h"
 
 namespace trainvp::ip {
 
-class basic_nic : public ip_module {
+class basic_nic : public ip_module, public nic_capabilities {
 public:
     tlm_utils::simple_target_socket<basic_nic> host{"host"};
     tlm_utils::simple_initiator_socket<basic_nic> notify{"notify"};

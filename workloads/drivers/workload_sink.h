@@ -1,12 +1,13 @@
 // A block that runs work given in the config's `workload:` section (a host's op list).  The
-// simulation hands each listed block its entry after elaboration:
+// workload sections (section_registry.h) hand each listed block its work after elaboration:
 //
 //   workload:
 //     ops:
 //       node[0].host: [ {op: send, to: 1, bytes: 64MB} ]
 //
 // The block parses `ops` itself and throws input_error (with `key` as the full key) when it is
-// wrong.
+// wrong.  Blocks implement it (host.cpu); the platform finds it on a block for the sections
+// (platform_query.h).
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,32 @@
+// The built platform as the workload sections see it (drivers::platform_query): blocks by
+// path, whether each runs ops (workload_sink), its node id as configured, and the NIC its `nic`
+// socket is connected to (nic_capabilities).  The simulation makes one after binding and hands
+// the `workload:` section out through it.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "kit/ip_module.h"
+#include "platform/platform_desc.h"
+#include "workloads/drivers/platform_query.h"
+
+namespace trainvp {
+
+class block_index : public drivers::platform_query {
+public:
+    block_index(const std::map<std::string, ip_module*>& by_path, const platform_desc& desc);
+
+    std::vector<std::string> paths() const override;
+    std::optional<drivers::block_facts> block(const std::string& path) const override;
+    std::vector<std::string> matching(const std::string& pattern) const override;
+
+private:
+    const std::map<std::string, ip_module*>& m_by_path;
+    const platform_desc& m_desc;
+    std::map<std::string, const instance_desc*> m_instances;
+    // A block's `nic` socket -> the path of the block its first connection reaches.
+    std::map<std::string, std::string> m_nic_of;
+};
+
+}  // namespace trainvp

@@ -1,0 +1,231 @@
+// The workload sections through a fake platform_query: the registry and its generated key
+// lists, the hosts resolved by path and pattern with their errors, the NIC check of compressible
+// traffic, and what each host is handed.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/did_you_mean.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "workloads/drivers/hand_out.h"
+#include "workloads/drivers/section_registry.h"
+
+namespace trainvp::drivers {
+namespace {
+
+// Records what a section hands a block.
+struct fake_sink : workload_sink {
+    int workloads = 0;
+    int sources = 0;
+    std::size_t ops = 0;
+    std::string key;
+    void accept_workload(const config_node&, const std::string& k) override {
+        ++workloads;
+        key = k;
+    }
+    void accept_source(std::unique_ptr<ops::op_source> s, const source_loc&,
+                       const std::string& k) override {
+        ++sources;
+        ops += s->size();
+        key = k;
+    }
+    workloads::host_run ran() override { return {}; }
+};
+
+struct compressing_nic : nic_capabilities {
+    bool compresses_tos(std::uint8_t tos) const override { return tos == k_compressible_tos; }
+};
+
+class fake_platform : public platform_query {
+public:
+    std::vector<std::string> order;  // config order
+    std::map<std::string, block_facts> blocks;
+
+    void add(const std::string& path, const std::string& type, workload_sink* sink,
+             std::optional<std::uint32_t> node_id, std::optional<nic_facts> nic = {}) {
+        order.push_back(path);
+        blocks[path] = block_facts{path, type, sink, node_id, std::move(nic)};
+    }
+    std::vector<std::string> paths() const override {
+        std::vector<std::string> out;
+        for (const auto& kv : blocks) out.push_back(kv.first);
+        return out;
+    }
+    std::optional<block_facts> block(const std::string& path) const override {
+        auto it = blocks.find(path);
+        if (it == blocks.end()) return std::nullopt;
+        return it->second;
+    }
+    // Enough of the loader's rule for the tests: "node[*].host" matches "node[<i>].host".
+    std::vector<std::string> matching(const std::string& pattern) const override {
+        std::vector<std::string> out;
+        const std::size_t star = pattern.find("[*]");
+        for (const std::string& p : order) {
+            if (p.compare(0, star, pattern, 0, star) != 0 || p[star] != '[') continue;
+            const std::size_t close = p.find(']', star);
+            if (close != std::string::npos && p.substr(close + 1) == pattern.substr(star + 3)) {
+                out.push_back(p);
+            }
+        }
+        return out;
+    }
+};
+
+// A section declared outside the library, as a plugin or a later one (chakra) would be: one
+// class and one registration line; the registry, the unknown-key message and the checks of its
+// keys pick it up.
+class probe_section : public workload_section {
+public:
+    static void declare(section_decl<probe_section>& d) {
+        d.describe("A probe. It counts.");
+        d.param("count", &probe_section::m_count, "3", "How many").range("1", "10");
+        d.param("period", &probe_section::m_period, "1us", "How often");
+    }
+    std::optional<int> hand_out(const config_node& node, const hand_out_context& ctx) override {
+        read_params(*this, node, ctx);
+        return static_cast<int>(m_count) + static_cast<int>(m_period.ps / 1000000);
+    }
+
+private:
+    std::int64_t m_count = 0;
+    units::duration m_period;
+};
+TRAINVP_REGISTER_WORKLOAD(probe_section, "probe");
+
+std::string error_of(const std::string& yaml, const platform_query& p) {
+    const config_node doc = config_node::parse(yaml, "t.yaml");
+    try {
+        hand_out_workload(*doc.find("workload"), p, 1, false);
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A cluster of `n` hosts node[i].host (node id i) with plain NICs, and a memory.
+struct cluster {
+    fake_platform platform;
+    std::vector<std::unique_ptr<fake_sink>> sinks;
+    compressing_nic codec;
+    explicit cluster(int n, bool compressing = false) {
+        for (int i = 0; i < n; ++i) {
+            sinks.push_back(std::make_unique<fake_sink>());
+            const std::string node = "node[" + std::to_string(i) + "]";
+            platform.add(node + ".host", "host.cpu", sinks.back().get(), i,
+                         nic_facts{node + ".nic", compressing ? "nic.inceptionn" : "nic.basic",
+                                   compressing ? &codec : nullptr});
+        }
+        platform.add("mem", "memory", nullptr, std::nullopt);
+    }
+};
+
+TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_order) {
+    const section_registry& r = section_registry::global();
+    EXPECT_EQ(r.names(), (std::vector<std::string>{"ops", "probe", "training"}));
+    std::vector<std::string> keys;
+    for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
+    EXPECT_EQ(join(keys),
+              "model, model_parameters, batch, workers, aggregator, algorithm, policy, "
+              "bucket, compute, forward_time, backward_time, iterations, tos, "
+              "broadcast, compression, gradient");
+    EXPECT_TRUE(r.find("ops")->params.empty());
+    EXPECT_FALSE(r.find("ops")->description.empty());
+}
+
+TEST(hand_out, an_unknown_section_names_the_registered_ones) {
+    cluster c(2);
+    EXPECT_EQ(error_of("workload:\n  trainig: {}\n", c.platform),
+              "t.yaml:2:3: error: workload.trainig: unknown workload key (did you mean "
+              "'training'?); expected ops, probe or training");
+}
+
+TEST(hand_out, a_section_registered_outside_reads_its_declared_params) {
+    cluster c(1);
+    EXPECT_EQ(section_registry::global().find("probe")->params.size(), 2u);
+    const config_node doc = config_node::parse("workload:\n  probe: {period: 2us}\n", "t.yaml");
+    EXPECT_EQ(hand_out_workload(*doc.find("workload"), c.platform, 1, false), 3 + 2);
+    EXPECT_EQ(error_of("workload:\n  probe: {count: 11}\n", c.platform),
+              "t.yaml:2:18: error: workload.probe.count: '11' is out of range [1, 10]");
+    EXPECT_EQ(error_of("workload:\n  probe: {cuont: 2}\n", c.platform),
+              "t.yaml:2:11: error: workload.probe.cuont: unknown probe key (did you mean "
+              "'count'?); expected one of count, period");
+    EXPECT_EQ(error_of("workload:\n  probe: {period: 2MB}\n", c.platform),
+              "t.yaml:2:19: error: workload.probe.period: '2MB' is a size, but a time is "
+              "expected, e.g. 10ns (units ps, ns, us, ms, s)");
+}
+
+TEST(ops_section, hands_each_block_its_list_and_names_blocks_that_run_none) {
+    cluster c(2);
+    EXPECT_EQ(error_of("workload:\n  ops:\n    node[1].host: []\n", c.platform), "");
+    EXPECT_EQ(c.sinks[1]->workloads, 1);
+    EXPECT_EQ(c.sinks[1]->key, "workload.ops.node[1].host");
+    EXPECT_EQ(error_of("workload:\n  ops:\n    mem: []\n", c.platform),
+              "t.yaml:3:5: error: workload.ops.mem: block 'mem' (memory) does not run ops");
+    EXPECT_EQ(error_of("workload:\n  ops:\n    node[2].host: []\n", c.platform),
+              "t.yaml:3:5: error: workload.ops.node[2].host: no block 'node[2].host' (did you "
+              "mean 'node[0].host'?)");
+}
+
+const std::string k_training =
+    "workload:\n  training: {model: hdc, batch: 8, workers: 'node[*].host'";
+
+TEST(training_section, hands_every_worker_its_iterations) {
+    cluster c(3);
+    EXPECT_EQ(error_of(k_training + ", iterations: 2}\n", c.platform), "");
+    for (const auto& s : c.sinks) {
+        EXPECT_EQ(s->sources, 1);
+        EXPECT_GT(s->ops, 0u);
+        EXPECT_EQ(s->key, "workload.training");
+    }
+    cluster d(3);
+    const config_node doc = config_node::parse(k_training + ", iterations: 2}\n", "t.yaml");
+    EXPECT_EQ(hand_out_workload(*doc.find("workload"), d.platform, 1, false), 2);
+}
+
+TEST(training_section, a_pattern_leaves_out_the_aggregator) {
+    cluster c(3);
+    EXPECT_EQ(error_of(k_training + ", algorithm: worker_aggregator, aggregator: 'node[2].host'}\n",
+                       c.platform),
+              "");
+    for (const auto& s : c.sinks) EXPECT_EQ(s->sources, 1);
+}
+
+TEST(training_section, keys_and_hosts_are_checked) {
+    cluster c(2);
+    EXPECT_EQ(error_of(k_training + ", polciy: x}\n", c.platform),
+              "t.yaml:2:61: error: workload.training.polciy: unknown training key (did you mean "
+              "'policy'?); expected one of model, model_parameters, batch, workers, aggregator, "
+              "algorithm, policy, bucket, compute, forward_time, backward_time, iterations, tos, "
+              "broadcast, compression, gradient");
+    EXPECT_EQ(error_of("workload:\n  training: {model: hdc, workers: x}\n", c.platform),
+              "t.yaml:2:13: error: workload.training.batch: missing; a training workload needs "
+              "model, batch and workers");
+    EXPECT_EQ(error_of("workload:\n  training: [1]\n", c.platform),
+              "t.yaml:2:13: error: workload.training: expected a map (model, batch, workers, "
+              "...), got a list");
+    EXPECT_EQ(error_of("workload:\n  training: {model: hdc, batch: 8, workers: ['node[0].host', "
+                       "mem]}\n",
+                       c.platform),
+              "t.yaml:2:62: error: workload.training.workers[1]: block 'mem' (memory) is not a "
+              "host: training runs on blocks that run ops and have a node_id (host.cpu)");
+    EXPECT_EQ(error_of(k_training + ", aggregator: 'node[1].host'}\n", c.platform),
+              "t.yaml:2:73: error: workload.training.aggregator: only algorithm "
+              "worker_aggregator has an aggregator");
+    EXPECT_EQ(error_of("workload:\n  training: {model: hdc, batch: 8, workers: 'nod[*].host'}\n",
+                       c.platform),
+              "t.yaml:2:45: error: workload.training.workers: no block matches 'nod[*].host'");
+}
+
+TEST(training_section, compressible_traffic_needs_compressing_nics) {
+    cluster plain(2);
+    EXPECT_EQ(error_of(k_training + ", compression: true}\n", plain.platform),
+              "t.yaml:2:74: error: workload.training.compression: compressible traffic (ToS "
+              "0x28) from node[0].host goes to node[0].nic, a nic.basic that does not compress "
+              "it (use nic.inceptionn)");
+    cluster codec(2, true);
+    EXPECT_EQ(error_of(k_training + ", compression: true}\n", codec.platform), "");
+}
+
+}  // namespace
+}  // namespace trainvp::drivers

@@ -1,0 +1,290 @@
+#include "workloads/drivers/training_section.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+#include "core/did_you_mean.h"
+#include "core/error.h"
+#include "workloads/drivers/functional_check.h"
+#include "workloads/drivers/host_roster.h"
+#include "workloads/drivers/section_registry.h"
+#include "workloads/iteration/iteration_source.h"
+#include "workloads/models/model_loader.h"
+
+namespace trainvp::drivers {
+
+using workloads::compute_placement;
+using workloads::exchange_algorithm;
+using workloads::exchange_policy;
+
+void training_section::declare(section_decl<training_section>& d) {
+    d.describe(
+        "A data-parallel training iteration of a zoo model, generated as every host's op list. "
+        "Forward, backward, the gradient exchange and the update for each worker (and an "
+        "aggregator), workloads/iteration/README.md; workers and the aggregator are blocks that "
+        "run ops and have a node_id (host.cpu), and a rank's node id is that param as "
+        "configured.");
+    d.required("model", &training_section::m_model,
+               "A zoo model (workloads/models/zoo/<name>.yaml)");
+    d.param("model_parameters", &training_section::m_model_parameters, "",
+            "The model file's parameters, a map of parameter: integer (e.g. {fc_layers: 3} for "
+            "hdc); not set: the file's defaults");
+    d.required("batch", &training_section::m_batch, "Samples per node per iteration, > 0");
+    d.required("workers", &training_section::m_workers,
+               "The workers, in ring order: a block path, a pattern with [*] (the matching "
+               "blocks in config order, leaving out the aggregator), or a list of them");
+    d.param("aggregator", &training_section::m_aggregator, "",
+            "worker_aggregator only (and required there): the aggregator's block path");
+    // fpga_ring: the exchange is offloaded to the nodes' smart NICs (fpga.allreduce).
+    d.choice("algorithm", &training_section::m_algorithm,
+             {{"ring", exchange_algorithm::RING},
+              {"worker_aggregator", exchange_algorithm::WORKER_AGGREGATOR},
+              {"binomial_tree", exchange_algorithm::BINOMIAL_TREE},
+              {"halving_doubling", exchange_algorithm::HALVING_DOUBLING},
+              {"double_binary_tree", exchange_algorithm::DOUBLE_BINARY_TREE},
+              {"fpga_ring", exchange_algorithm::FPGA_RING},
+              {"none", exchange_algorithm::NONE}},
+             "ring",
+             "The gradient exchange (fpga_ring: the smart NICs run it; none: no exchange, each "
+             "worker trains alone)");
+    d.choice("policy", &training_section::m_policy,
+             {{"after_backward", exchange_policy::AFTER_BACKWARD},
+              {"overlap_layers", exchange_policy::OVERLAP_LAYERS}},
+             "after_backward",
+             "When gradients are exchanged: after_backward (inceptionn Alg. 1: all at once) or "
+             "overlap_layers (smartnic Fig. 3b: each bucket's exchange overlaps backward)");
+    d.param("bucket", &training_section::m_bucket, "0B",
+            "overlap_layers only: gradient bytes per exchange (0B: one bucket per layer with "
+            "parameters)");
+    d.choice("compute", &training_section::m_compute,
+             {{"cpu", compute_placement::CPU}, {"gpu", compute_placement::GPU}}, "cpu",
+             "Where compute runs: cpu (compute ops on the host) or gpu (host.accel; adds the "
+             "gradient copy to host and the weight copy to the GPU)");
+    d.param("forward_time", &training_section::m_forward_time, "",
+            "Measured forward time per iteration: the phase becomes delay ops split over the "
+            "layers by FLOPs; not set: from the model's FLOPs and the host's peak");
+    d.param("backward_time", &training_section::m_backward_time, "",
+            "Measured backward time per iteration, as forward_time");
+    d.param("iterations", &training_section::m_iterations, "1",
+            "Training iterations in the run, in [1, 1000000]");
+    d.param("tos", &training_section::m_tos, "",
+            "IP ToS of the exchange's gradient messages, 0..255 in decimal or hex (0x28); not "
+            "set: 0");
+    d.choice("broadcast", &training_section::m_broadcast,
+             {{"direct", collectives::aggregator_return::TREE},
+              {"binomial", collectives::aggregator_return::BINOMIAL}},
+             "direct",
+             "worker_aggregator only: how the weights get back: direct (the aggregator sends to "
+             "each worker) or binomial (through the workers, as MPI_Bcast)");
+    d.param("compression", &training_section::m_compression, "false",
+            "INCEPTIONN's MPI_collective_communication_comp: ToS 0x28 on the gradient messages, "
+            "which every worker's and the aggregator's NIC must compress (nic.inceptionn)");
+    d.param("gradient", &training_section::m_gradient, "",
+            "Functional mode: each worker's starting gradient, a map {distribution: normal, "
+            "mean, stddev} (or uniform with low, high; laplace with mean, scale; each with an "
+            "optional seed, default the run's) or {distribution: file, path} (float32); every "
+            "rank's result is checked at the end of the run");
+}
+
+std::optional<int> training_section::hand_out(const config_node& t, const hand_out_context& ctx) {
+    const std::string base = "workload." + ctx.section.name;
+    auto key_of = [&](const std::string& name) { return base + "." + name; };
+    read_params(*this, t, ctx);
+
+    // The model, at the per-node batch.
+    const config_node& mv = *t.find("model");
+    if (m_batch <= 0) {
+        throw input_error(t.find("batch")->loc(), key_of("batch"),
+                          "the batch per node must be > 0, got " + std::to_string(m_batch));
+    }
+    const std::vector<std::string> zoo = models::zoo_model_names();
+    if (std::find(zoo.begin(), zoo.end(), m_model) == zoo.end()) {
+        throw input_error(mv.loc(), key_of("model"),
+                          "no model '" + m_model + "' in the zoo" + did_you_mean(m_model, zoo) +
+                              "; the zoo has " + join(zoo));
+    }
+    models::model_options mo;
+    mo.batch = m_batch;
+    mo.origin = mv.loc();
+    // The model file's parameters (hdc's fc_layers, mlp's layers and width), as integers.
+    if (const config_node* pv = t.find("model_parameters")) {
+        if (!pv->is_map()) {
+            throw input_error(
+                pv->loc(), key_of("model_parameters"),
+                std::string("expected a map of parameter: integer, got ") + pv->kind_name());
+        }
+        for (const auto& e : pv->entries()) {
+            param_decl d;
+            d.name = e.key;
+            d.kind = param_kind::INT;
+            mo.parameters[e.key] =
+                param_parse::to_int(e.value, d, key_of("model_parameters." + e.key));
+        }
+        mo.origin = pv->loc();
+        mo.parameters_key = key_of("model_parameters");
+    }
+    const models::model model = models::load_model(models::find_zoo_model(m_model), mo);
+
+    workloads::training_options o;
+    o.algorithm = m_algorithm;
+    if (const config_node* v = t.find("broadcast")) {
+        if (o.algorithm != exchange_algorithm::WORKER_AGGREGATOR) {
+            throw input_error(v->loc(), key_of("broadcast"),
+                              "only algorithm worker_aggregator returns weights by a broadcast");
+        }
+    }
+    o.wa_return = m_broadcast;
+    o.policy = m_policy;
+    if (const config_node* v = t.find("bucket")) {
+        if (o.policy != exchange_policy::OVERLAP_LAYERS) {
+            throw input_error(v->loc(), key_of("bucket"),
+                              "buckets apply to policy overlap_layers only (after_backward "
+                              "exchanges all gradients at once)");
+        }
+    }
+    o.bucket_bytes = m_bucket.bytes;
+    o.compute = m_compute;
+    if (t.find("forward_time") != nullptr) o.forward_ps = m_forward_time.ps;
+    if (t.find("backward_time") != nullptr) o.backward_ps = m_backward_time.ps;
+    if (m_iterations < 1 || m_iterations > 1000000) {
+        throw input_error(
+            t.find("iterations")->loc(), key_of("iterations"),
+            "iterations must be in [1, 1000000], got " + std::to_string(m_iterations));
+    }
+    o.iterations = static_cast<int>(m_iterations);
+    const config_node* tos = t.find("tos");
+    if (tos != nullptr) {
+        // A ToS is written in hex as often as in decimal (0x28, inceptionn.md §V).
+        std::size_t used = 0;
+        unsigned long x = 0;
+        try {
+            x = std::stoul(m_tos, &used, 0);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (m_tos.empty() || used != m_tos.size() || x > 255) {
+            throw input_error(tos->loc(), key_of("tos"),
+                              "'" + m_tos + "' is not a ToS byte (0..255, e.g. 0x28)");
+        }
+        o.tos = static_cast<std::uint8_t>(x);
+    }
+    // `compression: true` is the paper's MPI_collective_communication_comp (inceptionn.md
+    // §VI-B): the exchange's sockets get the reserved ToS 0x28, which the NIC compresses.
+    const config_node* compression = t.find("compression");
+    if (m_compression) {
+        if (tos != nullptr && o.tos != k_compressible_tos) {
+            throw input_error(
+                compression->loc(), key_of("compression"),
+                "compression marks the exchange with ToS 0x28, but tos is " + tos->scalar());
+        }
+        o.tos = k_compressible_tos;
+    }
+
+    // The hosts: each must run ops and have a node id.
+    const host_roster roster(ctx.platform);
+    std::optional<host> aggregator;
+    if (const config_node* v = t.find("aggregator")) {
+        if (o.algorithm != exchange_algorithm::WORKER_AGGREGATOR) {
+            throw input_error(v->loc(), key_of("aggregator"),
+                              "only algorithm worker_aggregator has an aggregator");
+        }
+        aggregator = roster.find(m_aggregator, v->loc(), key_of("aggregator"));
+        o.aggregator = aggregator->node_id;
+    } else if (o.algorithm == exchange_algorithm::WORKER_AGGREGATOR) {
+        throw input_error(t.loc(), key_of("aggregator"),
+                          "missing; algorithm worker_aggregator needs the aggregator's host");
+    }
+
+    // Workers: paths or patterns with [*], in the order given.
+    std::vector<std::pair<config_node, std::string>> items;
+    if (m_workers.is_seq()) {
+        for (std::size_t i = 0; i < m_workers.items().size(); ++i) {
+            items.emplace_back(m_workers.items()[i],
+                               key_of("workers") + "[" + std::to_string(i) + "]");
+        }
+    } else {
+        items.emplace_back(m_workers, key_of("workers"));
+    }
+    std::vector<host> workers;
+    for (const auto& [node, key] : items) {
+        param_decl d;
+        d.name = "workers";
+        d.kind = param_kind::STRING;
+        const std::string text = param_parse::to_string(node, d, key);
+        for (host& h :
+             roster.resolve(text, node.loc(), key, aggregator ? aggregator->path : std::string())) {
+            workers.push_back(std::move(h));
+        }
+    }
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (workers[j].node_id == workers[i].node_id) {
+                throw input_error(workers[i].loc, key_of("workers"),
+                                  workers[i].path + " has node_id " +
+                                      std::to_string(workers[i].node_id) + ", as has " +
+                                      workers[j].path + ": every rank needs its own node id");
+            }
+        }
+        if (aggregator && aggregator->node_id == workers[i].node_id) {
+            throw input_error(aggregator->loc, key_of("aggregator"),
+                              aggregator->path + " has the node_id of worker " + workers[i].path);
+        }
+        o.workers.push_back(workers[i].node_id);
+    }
+    if (workloads::is_allreduce(o.algorithm) && workers.size() < 2) {
+        throw input_error(
+            m_workers.loc(), key_of("workers"),
+            "an all-reduce needs at least 2 workers, got " + std::to_string(workers.size()));
+    }
+    std::vector<const host*> all;
+    for (const host& h : workers) all.push_back(&h);
+    if (aggregator) all.push_back(&*aggregator);
+
+    // Frames marked compressible must meet a NIC that compresses them: a plain NIC would send
+    // them uncompressed, and the run would silently measure the baseline.
+    if (o.tos == k_compressible_tos) {
+        const config_node* why = compression != nullptr ? compression : tos;
+        const std::string why_key = compression != nullptr ? "compression" : "tos";
+        for (const host* h : all) {
+            if (!h->nic || h->nic->compresses_tos(o.tos)) continue;
+            throw input_error(why->loc(), key_of(why_key),
+                              "compressible traffic (ToS 0x28) from " + h->path + " goes to " +
+                                  h->nic->path + ", a " + h->nic->type +
+                                  " that does not compress it (use nic.inceptionn)");
+        }
+    }
+
+    // The checks above cover what the builder refuses; anything left is still an input error.
+    std::optional<workloads::training_builder> built;
+    try {
+        built.emplace(model, o);
+    } catch (const std::invalid_argument& e) {
+        throw input_error(t.loc(), base, e.what());
+    }
+    // Shared with the hosts' iteration sources, which build iterations as the run goes.
+    const auto shared = std::make_shared<const workloads::training_builder>(std::move(*built));
+
+    if (const config_node* g = t.find("gradient")) {
+        const functional_check check(*g, key_of("gradient"), ctx.seed);
+        check.hand_out(*shared, o, model.bytes_per_value(), m_model, workers,
+                       aggregator ? &*aggregator : nullptr, t.loc(), base);
+        return o.iterations;
+    }
+    // One iteration at a time: a host holds the iterations it is running, not the whole run
+    // (ip/host/README.md, "Soak").  An op a host cannot run is reported at the training
+    // section, naming the op.
+    auto hand_iterations = [&](const host& h, std::size_t rank, bool agg) {
+        h.sink->accept_source(
+            std::make_unique<workloads::iteration_source>(shared, rank, agg, ctx.op_names), t.loc(),
+            base);
+    };
+    for (std::size_t r = 0; r < workers.size(); ++r) hand_iterations(workers[r], r, false);
+    if (aggregator) hand_iterations(*aggregator, workers.size(), true);
+    return o.iterations;
+}
+
+TRAINVP_REGISTER_WORKLOAD(training_section, "training");
+
+}  // namespace trainvp::drivers

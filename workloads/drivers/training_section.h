@@ -1,0 +1,45 @@
+// `workload.training`: a data-parallel training iteration of a zoo model, built by
+// workloads::training_builder and handed to each worker (and an aggregator) as its op stream,
+// one iteration at a time (workloads::iteration_source).  See docs/user-guide.md ("Training
+// iterations") and `trainvp describe workload.training`.
+//
+// hand_out reads the declared params, resolves the hosts (host_roster), checks that compressible
+// traffic meets compressing NICs, builds the iteration and hands it out; with `gradient:` the
+// functional check (functional_check.h) hands out data and whole lists instead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/units.h"
+#include "workloads/collectives/worker_aggregator.h"
+#include "workloads/drivers/workload_section.h"
+#include "workloads/iteration/training_builder.h"
+
+namespace trainvp::drivers {
+
+class training_section : public workload_section {
+public:
+    static void declare(section_decl<training_section>& d);
+    std::optional<int> hand_out(const config_node& node, const hand_out_context& ctx) override;
+
+private:
+    std::string m_model;
+    config_node m_model_parameters;
+    std::int64_t m_batch = 0;
+    config_node m_workers;
+    std::string m_aggregator;
+    workloads::exchange_algorithm m_algorithm = workloads::exchange_algorithm::RING;
+    workloads::exchange_policy m_policy = workloads::exchange_policy::AFTER_BACKWARD;
+    units::data_size m_bucket;
+    workloads::compute_placement m_compute = workloads::compute_placement::CPU;
+    units::duration m_forward_time;
+    units::duration m_backward_time;
+    std::int64_t m_iterations = 1;
+    std::string m_tos;
+    collectives::aggregator_return m_broadcast = collectives::aggregator_return::TREE;
+    bool m_compression = false;
+    config_node m_gradient;
+};
+
+}  // namespace trainvp::drivers
