@@ -1,5 +1,10 @@
 #include "noc/chiplet/chiplet_training.h"
 
+#include "noc/chiplet/pe_array_model.h"
+#include "noc/network/noc_network.h"
+#include "workloads/iteration/gradient_buckets.h"
+#include "workloads/models/model_loader.h"
+
 namespace trainvp::noc {
 
 void chiplet_training::settings::declare(param_list<settings>& d) {
@@ -49,6 +54,84 @@ void chiplet_training::settings::declare(param_list<settings>& d) {
             "designs apply activations in a unit as wide as the array's output (Jouppi et al., "
             "ISCA 2017, §2); aries.md does not say")
         .range("1", "65536");
+}
+
+chiplet_training::chiplet_training(const settings& s, std::uint64_t chiplets,
+                                   std::uint64_t cycle_ps, const source_loc& where,
+                                   const std::string& key) {
+    if (s.batch % chiplets != 0) {
+        throw input_error(where, key + ".batch",
+                          std::to_string(s.batch) + " samples do not split evenly over " +
+                              std::to_string(chiplets) + " chiplets");
+    }
+    models::model_options o;
+    o.batch = static_cast<std::int64_t>(s.batch / chiplets);
+    o.origin = where;
+    std::string file;
+    try {
+        file = models::find_zoo_model(s.workload_model);
+    } catch (const input_error& e) {
+        // Name the zoo, not its folder, so that the message does not depend on the install.
+        std::string why = e.reason();
+        const std::string dir = models::zoo_dir();
+        if (const auto at = why.find(dir); at != std::string::npos) {
+            why.replace(at, dir.size(), "the zoo");
+        }
+        throw input_error(where, key + ".workload_model", why);
+    }
+    const models::model m = models::load_model(file, o);
+    pe_array_config pc;
+    pc.pes = static_cast<int>(s.pes);
+    pc.rows = pc.cols = static_cast<int>(s.pe_array);
+    pc.frequency_hz = s.pe_frequency.hz;
+    pc.pe_buffer_bytes = s.pe_buffer.bytes;
+    pc.global_buffer_bytes = s.global_buffer.bytes;
+    pc.dram_bytes_per_s = s.dram_bandwidth.bytes_per_s;
+    pc.vector_flops_per_cycle = s.vector_flops_per_cycle;
+    const pe_array_model pe(pc);
+    // The compute timeline in ps, turned into NoC cycles (rounded up) where buckets get ready.
+    const auto& layers = m.layers();
+    std::vector<layer_timing> t;
+    std::uint64_t fwd_ps = 0, macs = 0, cycles = 0;
+    for (const auto& l : layers) {
+        t.push_back(pe.time_layer(l, o.batch, m.bytes_per_value()));
+        fwd_ps += t.back().forward.time_ps;
+        macs += t.back().forward.gemm_macs + t.back().backward.gemm_macs;
+        cycles += t.back().forward.compute_cycles + t.back().backward.compute_cycles;
+    }
+    auto to_cycles = [cycle_ps](std::uint64_t ps) { return (ps + cycle_ps - 1) / cycle_ps; };
+    // backward_end[i]: the backward pass of layer i ends (it runs from the last layer down).
+    std::vector<std::uint64_t> backward_end(layers.size());
+    std::uint64_t now_ps = fwd_ps;
+    for (std::size_t i = layers.size(); i-- > 0;) {
+        now_ps += t[i].backward.time_ps;
+        backward_end[i] = now_ps;
+    }
+    const bool embeddings = s.allreduce_embeddings;
+    const auto grouped = workloads::bucket_gradients(
+        layers, s.bucket_size.bytes, [&layers, embeddings](std::size_t i) {
+            return embeddings || layers[i].kind != models::layer_kind::EMBEDDING;
+        });
+    for (const auto& g : grouped) {
+        gradient_bucket_plan b;
+        b.name = g.name;
+        b.bytes = g.bytes;
+        b.ready = to_cycles(backward_end[g.close_layer]);
+        m_buckets.push_back(b);
+    }
+    m_compute_end = to_cycles(now_ps);
+    m_forward_ns = static_cast<double>(fwd_ps) / 1000.0;
+    const double peak = static_cast<double>(s.pes * s.pe_array * s.pe_array);
+    m_pe_utilisation =
+        cycles > 0 ? static_cast<double>(macs) / (static_cast<double>(cycles) * peak) : 1.0;
+}
+
+chiplet_training::~chiplet_training() = default;
+
+void chiplet_training::start(noc_network& net, training_traffic::collective_maker make) {
+    m_iteration = std::make_unique<training_traffic>(m_buckets, m_compute_end, std::move(make));
+    m_iteration->attach(net);
+    net.set_source(m_iteration.get());
 }
 
 }  // namespace trainvp::noc

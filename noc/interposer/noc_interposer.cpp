@@ -4,12 +4,10 @@
 
 #include "kit/registry.h"
 #include "kit/sim_time.h"
-#include "noc/chiplet/pe_array_model.h"
 #include "noc/collective/aries_ring_plan.h"
 #include "noc/collective/aries_tree_plan.h"
 #include "noc/energy/noc_energy.h"
 #include "noc/topology/dependency_check.h"
-#include "workloads/models/model_loader.h"
 
 namespace trainvp::noc {
 
@@ -337,84 +335,18 @@ void noc_interposer::make_collective(const params& p) {
     m_rank_router = collective_mapping(p);
     const collectives::schedule s = collective_schedule(p);
     if (!m_training.workload_model.empty()) {
-        make_training(p);
+        // The training engine sees the network through the chiplet count, the cycle and a
+        // factory of one bucket's all-reduce.
+        m_chiplets = std::make_unique<chiplet_training>(m_training, m_size * m_size, m_cycle_ps,
+                                                        p.where(), path() + ".training");
+        m_chiplets->start(*m_net, [this](std::uint64_t bytes) {
+            return make_traffic(m_collectives->schedule(bytes / 4));
+        });
         return;
     }
     m_allreduce = make_traffic(s);
     m_allreduce->attach(*m_net);
     m_net->set_source(m_allreduce.get());
-}
-
-void noc_interposer::make_training(const params& p) {
-    const std::uint64_t chiplets = m_size * m_size;
-    if (m_training.batch % chiplets != 0) {
-        throw input_error(p.where(), path() + ".training.batch",
-                          std::to_string(m_training.batch) + " samples do not split evenly over " +
-                              std::to_string(chiplets) + " chiplets");
-    }
-    models::model_options o;
-    o.batch = static_cast<std::int64_t>(m_training.batch / chiplets);
-    o.origin = p.where();
-    std::string file;
-    try {
-        file = models::find_zoo_model(m_training.workload_model);
-    } catch (const input_error& e) {
-        // Name the zoo, not its folder, so that the message does not depend on the install.
-        std::string why = e.reason();
-        const std::string dir = models::zoo_dir();
-        if (const auto at = why.find(dir); at != std::string::npos) {
-            why.replace(at, dir.size(), "the zoo");
-        }
-        throw input_error(p.where(), path() + ".training.workload_model", why);
-    }
-    const models::model m = models::load_model(file, o);
-    pe_array_config pc;
-    pc.pes = static_cast<int>(m_training.pes);
-    pc.rows = pc.cols = static_cast<int>(m_training.pe_array);
-    pc.frequency_hz = m_training.pe_frequency.hz;
-    pc.pe_buffer_bytes = m_training.pe_buffer.bytes;
-    pc.global_buffer_bytes = m_training.global_buffer.bytes;
-    pc.dram_bytes_per_s = m_training.dram_bandwidth.bytes_per_s;
-    pc.vector_flops_per_cycle = m_training.vector_flops_per_cycle;
-    const pe_array_model pe(pc);
-    // The compute timeline in ps, turned into NoC cycles (rounded up) where buckets get ready.
-    const auto& layers = m.layers();
-    std::vector<layer_timing> t;
-    std::uint64_t fwd_ps = 0, macs = 0, cycles = 0;
-    for (const auto& l : layers) {
-        t.push_back(pe.time_layer(l, o.batch, m.bytes_per_value()));
-        fwd_ps += t.back().forward.time_ps;
-        macs += t.back().forward.gemm_macs + t.back().backward.gemm_macs;
-        cycles += t.back().forward.compute_cycles + t.back().backward.compute_cycles;
-    }
-    auto to_cycles = [this](std::uint64_t ps) { return (ps + m_cycle_ps - 1) / m_cycle_ps; };
-    std::vector<gradient_bucket_plan> buckets;
-    gradient_bucket_plan cur;
-    std::uint64_t now_ps = fwd_ps;
-    for (std::size_t i = layers.size(); i-- > 0;) {
-        now_ps += t[i].backward.time_ps;
-        if (layers[i].weight_grad_bytes <= 0) continue;
-        if (!m_training.allreduce_embeddings && layers[i].kind == models::layer_kind::EMBEDDING)
-            continue;
-        cur.bytes += static_cast<std::uint64_t>(layers[i].weight_grad_bytes);
-        cur.name = layers[i].name;
-        cur.ready = to_cycles(now_ps);
-        if (cur.bytes >= m_training.bucket_size.bytes) {
-            buckets.push_back(cur);
-            cur = gradient_bucket_plan();
-        }
-    }
-    if (cur.bytes > 0) buckets.push_back(cur);
-    m_forward_ns = static_cast<double>(fwd_ps) / 1000.0;
-    const double peak =
-        static_cast<double>(m_training.pes * m_training.pe_array * m_training.pe_array);
-    m_pe_util_value =
-        cycles > 0 ? static_cast<double>(macs) / (static_cast<double>(cycles) * peak) : 1.0;
-    m_iteration = std::make_unique<training_traffic>(
-        std::move(buckets), to_cycles(now_ps),
-        [this](std::uint64_t bytes) { return make_traffic(m_collectives->schedule(bytes / 4)); });
-    m_iteration->attach(*m_net);
-    m_net->set_source(m_iteration.get());
 }
 
 noc_interposer::~noc_interposer() = default;
@@ -451,15 +383,15 @@ void noc_interposer::run() {
         if (at > sim_now()) wait(at - sim_now());
         progress();
     }
-    while (m_iteration && !m_iteration->done()) {
+    while (m_chiplets && !m_chiplets->done()) {
         m_net->run_until(m_net->now() + quantum);
         const sc_core::sc_time at = ps_time(m_net->now() * m_cycle_ps);
         if (at > sim_now()) wait(at - sim_now());
         progress();
     }
-    if (m_iteration) {
+    if (m_chiplets) {
         // The backward pass may end after the last all-reduce.
-        const sc_core::sc_time at = ps_time(m_iteration->iteration_end() * m_cycle_ps);
+        const sc_core::sc_time at = ps_time(m_chiplets->iteration().iteration_end() * m_cycle_ps);
         if (at > sim_now()) wait(at - sim_now());
     }
     while (m_experiment) {
@@ -478,7 +410,7 @@ void noc_interposer::run() {
 std::string noc_interposer::pending_work() const {
     if (m_finished) return {};
     if (m_allreduce) return m_allreduce->pending() + " at cycle " + std::to_string(m_net->now());
-    if (m_iteration) return m_iteration->pending() + " at cycle " + std::to_string(m_net->now());
+    if (m_chiplets) return m_chiplets->pending() + " at cycle " + std::to_string(m_net->now());
     return std::to_string(m_net->measured_outstanding()) + " measured packets in flight at cycle " +
            std::to_string(m_net->now());
 }
@@ -493,9 +425,9 @@ void noc_interposer::audit(audit_log& log) const {
     // Synthetic traffic stops at the end of its window with packets on the way; a collective
     // is complete only when every message has arrived.
     if (m_collectives->enabled()) {
-        if (m_iteration) {
-            log.check(path(), "every gradient bucket all-reduced", m_iteration->done(),
-                      m_iteration->pending());
+        if (m_chiplets) {
+            log.check(path(), "every gradient bucket all-reduced", m_chiplets->done(),
+                      m_chiplets->pending());
         }
         log.check(path(), "every packet of the collective delivered", net.in_flight() == 0,
                   std::to_string(net.in_flight()) + " packet(s) in flight");
@@ -532,20 +464,21 @@ void noc_interposer::end_of_run() {
             t_ns > 0 ? static_cast<double>(m_collective.size.bytes) / (t_ns * 1e-9) : 0.0);
         m_coll_rounds.set(static_cast<double>(m_allreduce->rounds()));
     }
-    if (m_iteration) {
+    if (m_chiplets) {
+        const training_traffic& it = m_chiplets->iteration();
         const double ns = static_cast<double>(m_cycle_ps) / 1000.0;
-        const auto iter = static_cast<double>(m_iteration->iteration_end()) * ns;
-        const auto compute = static_cast<double>(m_iteration->compute_end()) * ns;
+        const auto iter = static_cast<double>(it.iteration_end()) * ns;
+        const auto compute = static_cast<double>(it.compute_end()) * ns;
         m_iter_time.set(iter);
         m_compute_time.set(compute);
-        m_forward_time.set(m_forward_ns);
-        m_comm_time.set(static_cast<double>(m_iteration->communication_cycles()) * ns);
+        m_forward_time.set(m_chiplets->forward_ns());
+        m_comm_time.set(static_cast<double>(it.communication_cycles()) * ns);
         m_exposed.set(iter - compute);
         std::uint64_t bytes = 0;
-        for (const auto& b : m_iteration->buckets()) bytes += b.bytes;
+        for (const auto& b : it.buckets()) bytes += b.bytes;
         m_grad_bytes.set(static_cast<double>(bytes));
-        m_buckets_stat.set(static_cast<double>(m_iteration->buckets().size()));
-        m_pe_util.set(m_pe_util_value);
+        m_buckets_stat.set(static_cast<double>(it.buckets().size()));
+        m_pe_util.set(m_chiplets->pe_utilisation());
     }
     const energy_totals e =
         energy_totals::of(c, m_energy, m_pitch.mm, static_cast<double>(m_flit_size.bytes) * 8);

@@ -11,7 +11,6 @@
 
 #include "kit/ip_module.h"
 #include "noc/chiplet/chiplet_training.h"
-#include "noc/chiplet/training_traffic.h"
 #include "noc/collective/collective_traffic.h"
 #include "noc/collective/noc_collective.h"
 #include "noc/energy/energy_params.h"
@@ -46,7 +45,6 @@ private:
     std::vector<int> collective_mapping(const params& p) const;
     std::unique_ptr<collective_traffic> make_traffic(const collectives::schedule& s) const;
     void make_collective(const params& p);
-    void make_training(const params& p);
     void run();
 
     // Params (each key is the member's name without m_).
@@ -75,9 +73,8 @@ private:
     std::unique_ptr<noc_collective> m_collectives;
     std::unique_ptr<uniform_experiment> m_experiment;
     std::unique_ptr<collective_traffic> m_allreduce;
-    std::unique_ptr<training_traffic> m_iteration;
-    std::vector<int> m_rank_router;  // router of each rank of the collective
-    double m_pe_util_value = 1, m_forward_ns = 0;
+    std::unique_ptr<chiplet_training> m_chiplets;  // the training iteration, if any
+    std::vector<int> m_rank_router;                // router of each rank of the collective
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;
     std::uint64_t m_last_cycle = 0;
