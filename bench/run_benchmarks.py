@@ -171,8 +171,8 @@ def main():
         ("NoC: 8x8 mesh, uniform random traffic at 0.08 flits/node/cycle, 8-flit packets, "
          "1-cycle links (flit-hops = router-to-router link traversals)",
          "configs/examples/noc_mesh_uniform.yaml", "flit_hops",
-         ["--set", "noc.injection_rate=0.08", "--set", "noc.link_latency=1ns",
-          "--set", "noc.measure_cycles=" + ("50000" if args.quick else "500000")],
+         ["--set", "noc.traffic.injection_rate=0.08", "--set", "noc.link_latency=1ns",
+          "--set", "noc.traffic.measure_cycles=" + ("50000" if args.quick else "500000")],
          "flit-hops"),
     ]
     for title, config, stat, sets, what in cases:

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/did_you_mean.h"
+#include "core/params.h"
 
 namespace trainvp {
 
@@ -34,6 +35,18 @@ const char* param_kind_name(param_kind k) {
             return "list of numbers";
         case param_kind::NODE:
             return "YAML";
+        case param_kind::ENERGY:
+            return "per-event energy";
+        case param_kind::ENERGY_PER_BIT:
+            return "per-bit energy";
+        case param_kind::ENERGY_PER_BIT_LENGTH:
+            return "per-bit-per-mm energy";
+        case param_kind::LENGTH:
+            return "length";
+        case param_kind::GROUP:
+            return "map";
+        case param_kind::GROUP_LIST:
+            return "list of maps";
     }
     return "?";
 }
@@ -50,6 +63,18 @@ std::string param_decl::unit_text() const {
             return "bandwidth (b/s, B/s)";
         case param_kind::COMPUTE:
             return "compute rate (FLOP/s)";
+        case param_kind::ENERGY:
+            return "energy (fJ, pJ, nJ)";
+        case param_kind::ENERGY_PER_BIT:
+            return "energy per bit (fJ/bit, pJ/bit)";
+        case param_kind::ENERGY_PER_BIT_LENGTH:
+            return "energy per bit and mm (pJ/bit/mm)";
+        case param_kind::LENGTH:
+            return "length (um, mm, cm)";
+        case param_kind::GROUP:
+            return "map of the keys below";
+        case param_kind::GROUP_LIST:
+            return "list of maps of the keys below";
         case param_kind::ENUM:
             return "one of " + join(choices, "|");
         default:
@@ -71,6 +96,14 @@ units::family family_of(param_kind k) {
             return units::family::BANDWIDTH;
         case param_kind::COMPUTE:
             return units::family::COMPUTE;
+        case param_kind::ENERGY:
+            return units::family::ENERGY;
+        case param_kind::ENERGY_PER_BIT:
+            return units::family::ENERGY_PER_BIT;
+        case param_kind::ENERGY_PER_BIT_LENGTH:
+            return units::family::ENERGY_PER_BIT_LENGTH;
+        case param_kind::LENGTH:
+            return units::family::LENGTH;
         default:
             return units::family::NUMBER;
     }
@@ -205,6 +238,57 @@ std::vector<double> to_real_list(const config_node& v, const param_decl& d,
     return out;
 }
 
+double to_quantity(const config_node& v, const param_decl& d, const std::string& key) {
+    return parse_quantity(v, d, key);
+}
+
+namespace {
+// A group left out, written empty (`router:`) or given as an empty default has no entries.
+bool empty_group(const config_node& v) {
+    return v.is_nil() || (v.is_scalar() && v.scalar().empty());
+}
+}  // namespace
+
+std::vector<const config_node*> group_values(const config_node& v, const param_decl& d,
+                                             const std::string& key) {
+    std::vector<const config_node*> out(d.fields.size(), nullptr);
+    if (empty_group(v)) return out;
+    if (!v.is_map()) {
+        throw input_error(
+            v.loc(), key,
+            std::string("expected a map of ") + d.name + "'s keys, got " + v.kind_name());
+    }
+    std::vector<std::string> names;
+    for (const auto& f : d.fields) names.push_back(f.name);
+    for (const auto& e : v.entries()) {
+        bool known = false;
+        for (std::size_t i = 0; i < d.fields.size(); ++i) {
+            if (d.fields[i].name == e.key) {
+                out[i] = &e.value;
+                known = true;
+            }
+        }
+        if (!known) {
+            throw input_error(e.key_loc, key + "." + e.key,
+                              "unknown key of `" + d.name + "`" + did_you_mean(e.key, names) +
+                                  "; its keys are " + join(names, ", "));
+        }
+    }
+    return out;
+}
+
+const std::vector<config_node>& group_items(const config_node& v, const param_decl& d,
+                                            const std::string& key) {
+    static const std::vector<config_node> k_none;
+    if (empty_group(v)) return k_none;
+    if (!v.is_seq()) {
+        throw input_error(
+            v.loc(), key,
+            std::string("expected a list of maps of ") + d.name + "'s keys, got " + v.kind_name());
+    }
+    return v.items();
+}
+
 double bound(const std::string& text, param_kind k) {
     std::string why;
     auto q = units::parse(text, family_of(k), why);
@@ -213,6 +297,21 @@ double bound(const std::string& text, param_kind k) {
 }
 
 }  // namespace param_parse
+
+void apply_group(void* obj, const config_node& v, const std::string& key, const param_decl& d) {
+    const std::vector<const config_node*> values = param_parse::group_values(v, d, key);
+    for (std::size_t i = 0; i < d.fields.size(); ++i) {
+        const param_decl& f = d.fields[i];
+        const std::string field_key = key + "." + f.name;
+        if (values[i] != nullptr) {
+            f.apply(obj, *values[i], field_key);
+        } else if (f.required) {
+            throw input_error(v.loc(), field_key, "missing required key (" + f.description + ")");
+        } else {
+            f.apply(obj, default_value(f), field_key);
+        }
+    }
+}
 
 param_builder& param_builder::range(const std::string& lo, const std::string& hi) {
     m_d.min = param_parse::bound(lo, m_d.kind);

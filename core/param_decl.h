@@ -29,7 +29,13 @@ enum class param_kind {
     REAL_LIST,
     // A YAML sub-tree (a map or a list) its owner reads itself, with its own messages: a
     // workload section's `gradient:` or `workers:` (workloads/drivers/).
-    NODE
+    NODE,
+    ENERGY,
+    ENERGY_PER_BIT,
+    ENERGY_PER_BIT_LENGTH,
+    LENGTH,
+    GROUP,      // a sub-map of declared params (`fields`), stored into a struct member
+    GROUP_LIST  // a list of such sub-maps, stored into a std::vector of the struct
 };
 
 const char* param_kind_name(param_kind k);
@@ -44,6 +50,7 @@ struct param_decl {
     std::optional<double> max;
     std::string range_text;            // "[1, 1024]" as declared, for messages and docs
     std::vector<std::string> choices;  // ENUM only
+    std::vector<param_decl> fields;    // GROUP, GROUP_LIST: the keys of the sub-map
     // Parses `value` (whose full key is `key`) and stores it into `obj`.  Throws input_error.
     std::function<void(void* obj, const config_node& value, const std::string& key,
                        const param_decl& self)>
@@ -72,6 +79,15 @@ units::data_size to_size(const config_node& v, const param_decl& d, const std::s
 units::bandwidth to_bandwidth(const config_node& v, const param_decl& d, const std::string& key);
 units::compute_rate to_compute(const config_node& v, const param_decl& d, const std::string& key);
 std::vector<double> to_real_list(const config_node& v, const param_decl& d, const std::string& key);
+// A quantity of the declared kind's unit family, in its base unit (units::quantity).
+double to_quantity(const config_node& v, const param_decl& d, const std::string& key);
+// The entries of a GROUP's sub-map (nil or an empty default: none), each key checked against
+// `d.fields` (an unknown key is an error naming it in full, with a did-you-mean).
+std::vector<const config_node*> group_values(const config_node& v, const param_decl& d,
+                                             const std::string& key);
+// The maps of a GROUP_LIST (nil or an empty default: none).
+const std::vector<config_node>& group_items(const config_node& v, const param_decl& d,
+                                            const std::string& key);
 // Parses a range bound given as text in the declaration (a programming error if invalid).
 double bound(const std::string& text, param_kind k);
 }  // namespace param_parse
@@ -86,6 +102,10 @@ public:
 private:
     param_decl& m_d;
 };
+
+// Stores the sub-map `v` of a GROUP (or one item of a GROUP_LIST) into `obj`: each field its
+// value or its default; unknown keys and missing required ones are input_errors.
+void apply_group(void* obj, const config_node& v, const std::string& key, const param_decl& d);
 
 namespace detail {
 
@@ -148,6 +168,23 @@ struct kind_of<config_node> {
     static constexpr param_kind value = param_kind::NODE;
 };
 
+template <>
+struct kind_of<units::energy> {
+    static constexpr param_kind value = param_kind::ENERGY;
+};
+template <>
+struct kind_of<units::energy_per_bit> {
+    static constexpr param_kind value = param_kind::ENERGY_PER_BIT;
+};
+template <>
+struct kind_of<units::energy_per_bit_length> {
+    static constexpr param_kind value = param_kind::ENERGY_PER_BIT_LENGTH;
+};
+template <>
+struct kind_of<units::length> {
+    static constexpr param_kind value = param_kind::LENGTH;
+};
+
 template <typename M>
 M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
     using namespace param_parse;
@@ -177,6 +214,11 @@ M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
         (void)d;
         (void)key;
         return v;
+    } else if constexpr (std::is_same_v<M, units::energy> ||
+                         std::is_same_v<M, units::energy_per_bit> ||
+                         std::is_same_v<M, units::energy_per_bit_length> ||
+                         std::is_same_v<M, units::length>) {
+        return M{to_quantity(v, d, key)};
     } else {
         return to_real_list(v, d, key);
     }
@@ -222,6 +264,54 @@ public:
         d.assign = [member, choices](void* obj, const config_node& v, const std::string& key,
                                      const param_decl& self) {
             static_cast<T*>(obj)->*member = choices[param_parse::to_choice(v, self, key)].second;
+        };
+        m_params.push_back(std::move(d));
+        return param_builder(m_params.back());
+    }
+
+    // A sub-map of params (`router: {vcs: 4, vc_buffers: 32}`) stored into a struct member S;
+    // `declare_fields(param_list<S>&)` declares its keys like a type's params (S::declare).
+    // Absent, every key takes its default.  Its keys are documented as `name.key`.
+    template <typename S, typename C, typename F>
+    param_builder group(const std::string& name, S C::*base_member, const std::string& description,
+                        F declare_fields) {
+        S T::*member = static_cast<S T::*>(base_member);
+        param_list<S> fields;
+        declare_fields(fields);
+        param_decl d;
+        d.name = name;
+        d.kind = param_kind::GROUP;
+        d.description = description;
+        d.fields = fields.params();
+        d.assign = [member](void* obj, const config_node& v, const std::string& key,
+                            const param_decl& self) {
+            apply_group(&(static_cast<T*>(obj)->*member), v, key, self);
+        };
+        m_params.push_back(std::move(d));
+        return param_builder(m_params.back());
+    }
+
+    // A list of such sub-maps (`segments: [{dim: x, ...}, ...]`) stored into a std::vector<S>.
+    template <typename S, typename C, typename F>
+    param_builder group_list(const std::string& name, std::vector<S> C::*base_member,
+                             const std::string& description, F declare_fields) {
+        std::vector<S> T::*member = static_cast<std::vector<S> T::*>(base_member);
+        param_list<S> fields;
+        declare_fields(fields);
+        param_decl d;
+        d.name = name;
+        d.kind = param_kind::GROUP_LIST;
+        d.description = description;
+        d.fields = fields.params();
+        d.assign = [member](void* obj, const config_node& v, const std::string& key,
+                            const param_decl& self) {
+            std::vector<S>& out = static_cast<T*>(obj)->*member;
+            out.clear();
+            const auto& items = param_parse::group_items(v, self, key);
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                out.emplace_back();
+                apply_group(&out.back(), items[i], key + "[" + std::to_string(i) + "]", self);
+            }
         };
         m_params.push_back(std::move(d));
         return param_builder(m_params.back());

@@ -18,7 +18,7 @@ struct unit_def {
 };
 
 // Case-sensitive on purpose: "mb/s" (millibits?) and "Mb/s" must not be confused.
-constexpr std::array<unit_def, 59> k_units{{
+constexpr std::array<unit_def, 71> k_units{{
     {"ps", family::TIME, 1e-12},
     {"ns", family::TIME, 1e-9},
     {"us", family::TIME, 1e-6},
@@ -75,6 +75,18 @@ constexpr std::array<unit_def, 59> k_units{{
     {"TFLOP/s", family::COMPUTE, 1e12},
     {"PFLOP/s", family::COMPUTE, 1e15},
     {"FLOPS", family::COMPUTE, 1.0},
+    {"fJ", family::ENERGY, 1e-3},
+    {"pJ", family::ENERGY, 1.0},
+    {"nJ", family::ENERGY, 1e3},
+    {"fJ/bit", family::ENERGY_PER_BIT, 1e-3},
+    {"pJ/bit", family::ENERGY_PER_BIT, 1.0},
+    {"nJ/bit", family::ENERGY_PER_BIT, 1e3},
+    {"fJ/bit/mm", family::ENERGY_PER_BIT_LENGTH, 1e-3},
+    {"pJ/bit/mm", family::ENERGY_PER_BIT_LENGTH, 1.0},
+    {"um", family::LENGTH, 1e-3},
+    {"\xC2\xB5m", family::LENGTH, 1e-3},  // µm
+    {"mm", family::LENGTH, 1.0},
+    {"cm", family::LENGTH, 10.0},
     {"GT/s", family::NUMBER, 0.0},  // placeholder: rejected below with a hint (transfers, not bits)
     {"bit", family::NUMBER, 0.0},   // placeholder: sizes are in bytes
     {"%", family::NUMBER, 0.01},
@@ -145,6 +157,14 @@ const char* family_name(family f) {
             return "bandwidth";
         case family::COMPUTE:
             return "compute rate";
+        case family::ENERGY:
+            return "per-event energy";
+        case family::ENERGY_PER_BIT:
+            return "per-bit energy";
+        case family::ENERGY_PER_BIT_LENGTH:
+            return "per-bit-per-mm energy";
+        case family::LENGTH:
+            return "length";
     }
     return "?";
 }
@@ -163,6 +183,14 @@ const char* family_example(family f) {
             return "10Gb/s (units b/s, Mb/s, Gb/s, Gbps, B/s, MB/s, GB/s)";
         case family::COMPUTE:
             return "12TFLOP/s (units FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s)";
+        case family::ENERGY:
+            return "0.25pJ (units fJ, pJ, nJ)";
+        case family::ENERGY_PER_BIT:
+            return "0.006pJ/bit (units fJ/bit, pJ/bit, nJ/bit)";
+        case family::ENERGY_PER_BIT_LENGTH:
+            return "0.1pJ/bit/mm (units fJ/bit/mm, pJ/bit/mm)";
+        case family::LENGTH:
+            return "3mm (units um, mm, cm)";
     }
     return "?";
 }

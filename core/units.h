@@ -9,15 +9,27 @@
 
 namespace trainvp::units {
 
-enum class family { NUMBER, TIME, FREQUENCY, SIZE, BANDWIDTH, COMPUTE };
+enum class family {
+    NUMBER,
+    TIME,
+    FREQUENCY,
+    SIZE,
+    BANDWIDTH,
+    COMPUTE,
+    ENERGY,                 // per event: pJ
+    ENERGY_PER_BIT,         // pJ/bit
+    ENERGY_PER_BIT_LENGTH,  // pJ/bit/mm (on-chip wires)
+    LENGTH                  // mm
+};
 
 // "time", "bandwidth", ... as used in error messages and in `trainvp describe`.
 const char* family_name(family f);
 // An example literal of the family, shown in error messages ("10Gb/s").
 const char* family_example(family f);
 
-// A parsed quantity in the family's base unit: seconds, hertz, bytes, bytes per second, or a
-// plain number.
+// A parsed quantity in the family's base unit: seconds, hertz, bytes, bytes per second, a plain
+// number, or for the on-chip families picojoules (per bit, per bit and millimetre) and
+// millimetres, the units their models compute in, so that a value given in them is exact.
 struct quantity {
     family fam = family::NUMBER;
     double value = 0.0;
@@ -70,6 +82,20 @@ struct compute_rate {
     double flops_per_s = 0.0;
     // Time for `flops` operations, rounded to the nearest picosecond.
     duration time_for(double flops) const;
+};
+
+// On-chip energy and geometry (the NoC's energy model), in the units it computes in.
+struct energy {
+    double pj = 0.0;
+};
+struct energy_per_bit {
+    double pj_per_bit = 0.0;
+};
+struct energy_per_bit_length {
+    double pj_per_bit_mm = 0.0;
+};
+struct length {
+    double mm = 0.0;
 };
 
 // Formats a value in a readable unit ("12.5 GB/s", "409.6 ns", "4 KiB") for summaries.

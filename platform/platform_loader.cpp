@@ -384,19 +384,37 @@ bool path_matches(const std::string& pattern, const std::string& path) {
 
 namespace {
 
+// The block pattern of "BLOCK.PARAM" or, for a key inside a param's sub-map, of
+// "BLOCK.PARAM.KEY..." (`noc.router.vcs`): the longest prefix before a dot that names a block,
+// else the part before the last dot (for the error).
+std::size_t block_end(const platform_desc& desc, const std::string& lhs) {
+    const std::size_t last = lhs.rfind('.');
+    for (std::size_t dot = last; dot != std::string::npos && dot > 0;
+         dot = lhs.rfind('.', dot - 1)) {
+        const std::string pattern = lhs.substr(0, dot);
+        for (const auto& inst : desc.instances) {
+            if (path_matches(pattern, inst.path)) return dot;
+        }
+    }
+    return last;
+}
+
 void apply_instance_set(platform_desc& desc, const std::string& assignment, const registry& reg) {
     const std::size_t eq = assignment.find('=');
     const std::string lhs = assignment.substr(0, eq);
     const source_loc loc{"--set " + lhs, 0, 0};
-    const std::size_t dot = lhs.rfind('.');
-    if (dot == std::string::npos) {
+    if (lhs.rfind('.') == std::string::npos) {
         throw input_error(loc, lhs,
                           "expected BLOCK.PARAM=VALUE or SECTION.KEY=VALUE (sections: " +
                               join(platform_loader::sections(), ", ") + ")" +
                               did_you_mean(lhs, platform_loader::sections()));
     }
+    const std::size_t dot = block_end(desc, lhs);
     const std::string pattern = lhs.substr(0, dot);
-    const std::string param = lhs.substr(dot + 1);
+    const std::string rest = lhs.substr(dot + 1);
+    // A key inside a sub-map: PARAM is what precedes the first '.' or '[' of the rest.
+    const std::size_t sub = rest.find_first_of(".[");
+    const std::string param = rest.substr(0, sub);
     config_node value = config_node::parse(assignment.substr(eq + 1), "--set " + lhs);
     if (!value.is_seq() && !value.is_map()) {
         value = config_node::scalar_node(assignment.substr(eq + 1), loc);
@@ -408,21 +426,35 @@ void apply_instance_set(platform_desc& desc, const std::string& assignment, cons
         if (!path_matches(pattern, inst.path)) continue;
         any = true;
         const type_info* t = reg.find(inst.type);
-        if (t->find_param(param) == nullptr) {
+        const param_decl* decl = t->find_param(param);
+        if (decl == nullptr) {
             std::vector<std::string> names;
             for (const auto& p : t->params) names.push_back(p.name);
             throw input_error(
                 loc, inst.path + "." + param,
                 "unknown param of type '" + t->name + "'" + did_you_mean(param, names));
         }
-        bool replaced = false;
+        param_value* current = nullptr;
         for (auto& p : inst.params) {
-            if (p.name == param) {
-                p.value = value;
-                replaced = true;
-            }
+            if (p.name == param) current = &p;
         }
-        if (!replaced) inst.params.push_back(param_value{param, value});
+        config_node set_to = value;
+        if (sub != std::string::npos) {
+            if (decl->kind != param_kind::GROUP && decl->kind != param_kind::GROUP_LIST) {
+                throw input_error(loc, inst.path + "." + rest,
+                                  "'" + param + "' is not a map of keys");
+            }
+            // Set the key inside the configured sub-map (the path syntax of the sections).
+            config_node holder = config_node::map_node(loc);
+            if (current != nullptr) holder.set(param, current->value, loc);
+            holder.apply_set(rest + "=" + assignment.substr(eq + 1));
+            set_to = *holder.find(param);
+        }
+        if (current != nullptr) {
+            current->value = set_to;
+        } else {
+            inst.params.push_back(param_value{param, set_to});
+        }
     }
     if (!any) {
         throw input_error(

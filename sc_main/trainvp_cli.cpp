@@ -86,6 +86,7 @@ std::string md_cell(std::string s) {
 }
 
 std::string default_of(const param_decl& p) {
+    if (p.kind == param_kind::GROUP || p.kind == param_kind::GROUP_LIST) return "-";
     return p.required ? "(required)" : (p.default_text.empty() ? "\"\"" : p.default_text);
 }
 
@@ -99,6 +100,26 @@ const drivers::section_info* section_named(const std::string& name) {
     const std::string prefix = "workload.";
     if (name.compare(0, prefix.size(), prefix) != 0) return nullptr;
     return drivers::section_registry::global().find(name.substr(prefix.size()));
+}
+
+// The params of a declaration list with the keys of each sub-map after it, named by their
+// path in the map (`router.vcs`, `bypass.segments[].dim`), so that each key is documented.
+void flatten_params(const std::vector<param_decl>& ps, const std::string& prefix,
+                    std::vector<std::pair<std::string, const param_decl*>>& out) {
+    for (const auto& p : ps) {
+        out.emplace_back(prefix + p.name, &p);
+        if (p.kind == param_kind::GROUP) flatten_params(p.fields, prefix + p.name + ".", out);
+        if (p.kind == param_kind::GROUP_LIST) {
+            flatten_params(p.fields, prefix + p.name + "[].", out);
+        }
+    }
+}
+
+std::vector<std::pair<std::string, const param_decl*>> flat_params(
+    const std::vector<param_decl>& ps) {
+    std::vector<std::pair<std::string, const param_decl*>> out;
+    flatten_params(ps, "", out);
+    return out;
 }
 
 const char* stat_kind_name(stat_kind k) {
@@ -434,8 +455,9 @@ std::string trainvp_cli::describe_text(const std::string& name) const {
         params = &t->params;
     }
     os << "\nparams:\n";
-    for (const auto& p : *params) {
-        os << "  " << pad(p.name, 16) << pad(p.unit_text(), 28) << pad(default_text(p), 12)
+    for (const auto& [key, decl] : flat_params(*params)) {
+        const param_decl& p = *decl;
+        os << "  " << pad(key, 16) << pad(p.unit_text(), 28) << pad(default_text(p), 12)
            << (p.range_text.empty() ? "" : "range " + p.range_text + "  ") << p.description << "\n";
     }
     if (t == nullptr) return os.str();
@@ -525,8 +547,9 @@ std::string trainvp_cli::reference_markdown() const {
     auto params_table = [&](const std::vector<param_decl>& ps,
                             std::string (*default_text)(const param_decl&)) {
         os << "| param | unit | default | range | description |\n|---|---|---|---|---|\n";
-        for (const auto& p : ps) {
-            os << "| `" << p.name << "` | " << md_cell(p.unit_text()) << " | `"
+        for (const auto& [key, decl] : flat_params(ps)) {
+            const param_decl& p = *decl;
+            os << "| `" << key << "` | " << md_cell(p.unit_text()) << " | `"
                << md_cell(default_text(p)) << "` | " << md_cell(p.range_text) << " | "
                << md_cell(p.description) << " |\n";
         }

@@ -33,7 +33,7 @@ MODELS = [("resnet50", "ResNet-50", ()),
           ("vgg16", "VGG-16", ()),
           # DLRM trains its embedding tables model-parallel (Naumov et al. 2019): only the
           # MLPs' gradients are all-reduced.
-          ("dlrm", "DLRM", ("noc.allreduce_embeddings=false",)),
+          ("dlrm", "DLRM", ("noc.training.allreduce_embeddings=false",)),
           ("transformer", "Transformer", ())]
 ALGOS = [("ring", "Ring"), ("double_binary_tree", "DB-T"), ("multi_tree", "MT")]
 TOPOS = [("mesh", "mesh"), ("torus", "torus"), ("flattened_butterfly", "FB"), ("aries", "ARIES")]
@@ -42,13 +42,13 @@ TOPOS = [("mesh", "mesh"), ("torus", "torus"), ("flattened_butterfly", "FB"), ("
 # description).  Extend this table when new plans land (DB-T / MT bypass mappings, the
 # concentrated multi-tree).
 ARIES_PLAN = {
-    "ring": ("ring", ("noc.bypass_plan=bandwidth_ring", "noc.local_port_width=2"),
+    "ring": ("ring", ("noc.bypass.plan=bandwidth_ring", "noc.router.local_port_width=2"),
              "bandwidth-optimised ring (§IV-A-1): a bypass segment beside every ring edge, "
              "local port 2 flits/cycle"),
-    "double_binary_tree": ("double_binary_tree", ("noc.bypass_plan=tree",),
+    "double_binary_tree": ("double_binary_tree", ("noc.bypass.plan=tree",),
                            "tree bypass plan (§IV-B-1, Fig. 7(c)): bypass segments bridge tree "
                            "neighbours that are not adjacent routers"),
-    "multi_tree": ("concentrated_multi_tree", ("noc.bypass_plan=tree",),
+    "multi_tree": ("concentrated_multi_tree", ("noc.bypass.plan=tree",),
                    "ARIES's concentrated multi-tree (§IV-B-2, Fig. 8: 2x2 blocks reduce into "
                    "concentrators, a multi-tree spans the blocks) with the tree bypass plan"),
 }
@@ -62,8 +62,8 @@ def run(build, tmp, k, topo, algo, model, extra):
     out = os.path.join(tmp, f"{k}_{topo}_{algo}_{model}")
     cmd = [os.path.join(build, "sc_main", "trainvp"), "run", CONFIG, "--quiet", "--force",
            "--out", out, "--set", f"noc.size={k}", "--set", f"noc.topology={topo}",
-           "--set", f"noc.collective={coll}", "--set", f"noc.workload_model={model}",
-           "--set", f"noc.batch={BATCH}", "--set", f"noc.bucket_size={BUCKET}",
+           "--set", f"noc.collective.algorithm={coll}", "--set", f"noc.training.workload_model={model}",
+           "--set", f"noc.training.batch={BATCH}", "--set", f"noc.training.bucket_size={BUCKET}",
            "--set", "noc.granularity=message"]
     for e in sets:
         cmd += ["--set", e]

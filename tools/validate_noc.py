@@ -30,10 +30,10 @@ def run(build, k, link_cycles, rate, tmp):
     out = os.path.join(tmp, f"k{k}_l{link_cycles}_r{rate:.4f}")
     cmd = [os.path.join(build, "sc_main", "trainvp"), "run", CONFIG, "--quiet", "--force",
            "--out", out,
-           "--set", f"noc.size={k}", "--set", f"noc.injection_rate={rate}",
+           "--set", f"noc.size={k}", "--set", f"noc.traffic.injection_rate={rate}",
            "--set", f"noc.link_latency={link_cycles}ns",
-           "--set", f"noc.warmup_cycles={WARMUP}", "--set", f"noc.measure_cycles={MEASURE}",
-           "--set", f"noc.drain_cycles={DRAIN}"]
+           "--set", f"noc.traffic.warmup_cycles={WARMUP}", "--set", f"noc.traffic.measure_cycles={MEASURE}",
+           "--set", f"noc.traffic.drain_cycles={DRAIN}"]
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     subprocess.run(cmd, cwd=ROOT, env=env, check=True)
     s = json.load(open(os.path.join(out, "stats.json")))["blocks"]["noc"]["stats"]

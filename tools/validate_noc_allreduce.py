@@ -8,7 +8,7 @@ Ring, double binary tree (DB-T) and multi-tree (MT) all-reduce on 4x4 and 8x8 me
 flattened butterfly, plus ARIES_LT (aries.md §IV-A-2: the latency-optimised hierarchical
 ring, L = 2, with row/column bypass segments closing its rings) and ARIES_BW (§IV-A-1:
 a bypass segment beside every ring edge), ARIES DB-T and MT with bypass segments bridging
-tree edges (§IV-B-1, `bypass_plan: tree`) and ARIES's concentrated multi-tree (§IV-B-2,
+tree edges (§IV-B-1, `bypass.plan: tree`) and ARIES's concentrated multi-tree (§IV-B-2,
 Fig. 8), from 1 KB to 2 MB per chiplet; aries.md §V parameters (2-stage
 routers, 4 VCs x 32 buffers, 10 ns / 68 GB/s links, 1 GHz).  Each point is a `trainvp run` of
 configs/examples/noc_ring_allreduce.yaml.  These are the platform's predictions; the paper's
@@ -31,13 +31,13 @@ SIZE_BYTES = {"1KiB": 1024, "4KiB": 4096, "16KiB": 16384, "64KiB": 65536, "256Ki
               "1MiB": 1048576, "2MiB": 2097152}
 ALGOS = [("ring", "Ring"), ("double_binary_tree", "DB-T"), ("multi_tree", "MT")]
 TOPOS = [("mesh", "mesh"), ("torus", "torus"), ("flattened_butterfly", "FB")]
-TREE_PLAN = ("noc.bypass_plan=tree",)
+TREE_PLAN = ("noc.bypass.plan=tree",)
 # The ARIES curves of each panel: key, legend, (topology, collective, extra --set).
 ARIES = {
     "ring": [("aries_bw", "ARIES_BW (bypass per ring edge)",
-              ("aries", "ring", ("noc.bypass_plan=bandwidth_ring", "noc.local_port_width=2"))),
+              ("aries", "ring", ("noc.bypass.plan=bandwidth_ring", "noc.router.local_port_width=2"))),
              ("aries_lt", "ARIES_LT (hier. ring L=2 + bypass)",
-              ("aries", "hierarchical_ring", ("noc.levels=2",)))],
+              ("aries", "hierarchical_ring", ("noc.collective.levels=2",)))],
     "double_binary_tree": [("aries_tree", "ARIES DB-T (tree bypass plan)",
                             ("aries", "double_binary_tree", TREE_PLAN))],
     "multi_tree": [("aries_tree", "ARIES MT (tree bypass plan)",
@@ -53,7 +53,7 @@ def run(build, tmp, k, topo, algo, size, extra=()):
     out = os.path.join(tmp, f"{k}_{topo}_{algo}_{size}_{len(extra)}_{abs(hash(extra))}")
     cmd = [os.path.join(build, "sc_main", "trainvp"), "run", CONFIG, "--quiet", "--force",
            "--out", out, "--set", f"noc.size={k}", "--set", f"noc.topology={topo}",
-           "--set", f"noc.collective={algo}", "--set", f"noc.collective_size={size}"]
+           "--set", f"noc.collective.algorithm={algo}", "--set", f"noc.collective.size={size}"]
     for e in extra:
         cmd += ["--set", e]
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
@@ -67,7 +67,8 @@ def ring_closing_bypass(k):
     # on the ports a mesh leaves idle at the ends (aries.md §III-B-2), so the level rings of the
     # hierarchical ring (rows, then columns) close in one hop instead of k - 1.
     m = k - 1
-    return " ".join(f"x {l}.0 0-{m} -x>-x +x>+x; y {l}.0 0-{m} -y>-y +y>+y;" for l in range(k))
+    seg = "{{dim: {d}, line: {l}, from: 0, to: {m}, fwd_out: -{d}, fwd_in: -{d}, bwd_out: +{d}, bwd_in: +{d}}}"
+    return "[" + ", ".join(seg.format(d=d, l=l, m=m) for l in range(k) for d in "xy") + "]"
 
 
 def main():
@@ -87,7 +88,7 @@ def main():
                         res[(k, algo, topo, size)] = run(args.build, tmp, k, topo, algo, size)
                 for key, _, (topo, coll, extra) in ARIES[algo]:
                     if key == "aries_lt":
-                        extra = extra + ("noc.bypass=" + ring_closing_bypass(k),)
+                        extra = extra + ("noc.bypass.segments=" + ring_closing_bypass(k),)
                     for size in SIZES:
                         res[(k, algo, key, size)] = run(args.build, tmp, k, topo, coll, size,
                                                         extra)
@@ -130,9 +131,9 @@ def main():
         "that assumption. "
         "ARIES_BW is the bandwidth-optimised ring (aries.md §IV-A-1): a one-pitch bypass "
         "segment beside every ring edge, packets alternating between the two links, with the "
-        "local port injecting and ejecting 2 flits per cycle (`local_port_width: 2`, an "
+        "local port injecting and ejecting 2 flits per cycle (`router.local_port_width: 2`, an "
         "assumption: with 1 the endpoints cap it at the mesh ring's throughput). "
-        "ARIES DB-T and ARIES MT run the same schedules as on the mesh with `bypass_plan: "
+        "ARIES DB-T and ARIES MT run the same schedules as on the mesh with `bypass.plan: "
         "tree` (noc/collective/aries_tree_plan.h): every dimension-order leg of two or more "
         "pitches between tree neighbours gets a bypass segment where a track (two per row "
         "and column) and a port are free, legs of tree edges within a row or column first, "

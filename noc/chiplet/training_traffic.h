@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "noc/collective/collective_traffic.h"
-#include "noc/traffic/traffic_source.h"
+#include "noc/network/traffic_source.h"
 
 namespace trainvp::noc {
 

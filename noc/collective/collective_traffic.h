@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "noc/traffic/traffic_source.h"
+#include "noc/network/traffic_source.h"
 #include "workloads/collectives/schedule.h"
 
 namespace trainvp::noc {

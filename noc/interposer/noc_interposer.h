@@ -1,19 +1,24 @@
 // noc.interposer: the chiplet interposer NoC as one SystemC block.  It builds the topology
 // and route table from its params, rejects a routing set-up whose channel dependency graph
 // has a cycle, and advances the flit-level noc_network (plain C++) in step with simulated
-// time, one simulation quantum at a time.  With `injection_rate` > 0 it runs the standard
-// uniform-random experiment (warm-up, measurement window, drain) as a driver.
+// time, one simulation quantum at a time.  What drives the network is composed from the
+// block's sub-maps: the uniform-random experiment (`traffic:`, noc/traffic/uniform_experiment),
+// one all-reduce (`collective:`, noc/collective/noc_collective), or a training iteration
+// whose gradient buckets are all-reduced (`training:`, noc/chiplet).
 #pragma once
 
 #include <memory>
 
-#include "noc/chiplet/training_traffic.h"
-#include "noc/collective/collective_traffic.h"
-#include "noc/energy/noc_energy.h"
-#include "noc/network/noc_network.h"
-#include "noc/topology/route_table.h"
-#include "noc/traffic/uniform_traffic.h"
 #include "kit/ip_module.h"
+#include "noc/chiplet/chiplet_training.h"
+#include "noc/collective/collective_traffic.h"
+#include "noc/collective/noc_collective.h"
+#include "noc/energy/energy_params.h"
+#include "noc/network/noc_network.h"
+#include "noc/router/router_params.h"
+#include "noc/topology/bypass_params.h"
+#include "noc/topology/route_table.h"
+#include "noc/traffic/uniform_experiment.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::noc {
@@ -34,68 +39,42 @@ public:
 
 private:
     enum class routing { XY, YX };
-    enum class collective {
-        NONE,
-        RING,
-        RING_2D,
-        HIERARCHICAL_RING,
-        DOUBLE_BINARY_TREE,
-        MULTI_TREE,
-        CONCENTRATED_MULTI_TREE
-    };
-    enum class mapping { AUTO, ROW_MAJOR, RING };
-    enum class bypass_plan { MANUAL, BANDWIDTH_RING, TREE };
     enum class granularity { FLIT, MESSAGE };
+    void build_topology(const params& p);
     collectives::schedule collective_schedule(const params& p) const;
     std::vector<int> collective_mapping(const params& p) const;
-    void make_collective(const params& p);
-    collectives::schedule build_schedule(std::uint64_t elements) const;  // invalid_argument
     std::unique_ptr<collective_traffic> make_traffic(const collectives::schedule& s) const;
-    void make_training(const params& p);
+    void make_collective(const params& p);
     void run();
-    std::vector<bypass_segment> parse_bypass(const params& p) const;
 
-    // Params.
-    topology_kind m_kind = topology_kind::MESH;
+    // Params (each key is the member's name without m_).
+    topology_kind m_topology = topology_kind::MESH;
     std::uint64_t m_size = 4;
     routing m_routing = routing::XY;
     bool m_dateline = true;
-    std::string m_bypass;
-    std::uint64_t m_vcs = 4, m_buffers = 32, m_stages = 2;
     units::frequency m_frequency;
     units::duration m_link_latency;
     units::bandwidth m_link_bandwidth;
     units::data_size m_flit_size;
-    std::uint64_t m_packet_flits = 8;
-    double m_rate = 0;
-    std::uint64_t m_warmup = 0, m_measure = 0, m_drain = 0;
-    double m_e_buffer_write = 0, m_e_buffer_read = 0, m_e_crossbar_bit = 0, m_e_allocation = 0;
-    double m_e_link = 0, m_pitch_mm = 0;
-    energy_params m_energy;
-    collective m_collective = collective::NONE;
-    units::data_size m_collective_size;
-    std::uint64_t m_levels = 2, m_trees = 0, m_degree = 2;
-    mapping m_mapping = mapping::AUTO;
-    bypass_plan m_plan = bypass_plan::MANUAL;
-    std::uint64_t m_local_width = 1;
+    std::uint64_t m_packet_size = 8;
+    units::length m_pitch;
     granularity m_granularity = granularity::FLIT;
-    std::string m_workload_model;
-    bool m_allreduce_embeddings = true;
-    std::uint64_t m_batch = 64, m_pes = 16, m_pe_array = 32;
-    units::data_size m_bucket, m_pe_buffer, m_global_buffer;
-    units::frequency m_pe_frequency;
-    units::bandwidth m_dram_bandwidth;
-    double m_vector_flops = 32;
+    router_params m_router;
+    uniform_experiment::settings m_traffic;
+    noc_collective::settings m_collective;
+    bypass_params m_bypass;
+    energy_params m_energy;
+    chiplet_training::settings m_training;
 
     // Model.
     std::unique_ptr<noc_topology> m_topo;
     route_table m_routes;
     std::unique_ptr<noc_network> m_net;
-    std::unique_ptr<uniform_traffic> m_traffic;
-    std::unique_ptr<collective_traffic> m_coll;
-    std::unique_ptr<training_traffic> m_training;
-    std::vector<int> m_rank_router;  // router of each rank of the collective
-    double m_pe_util_value = 1, m_forward_ns = 0;
+    std::unique_ptr<noc_collective> m_collectives;
+    std::unique_ptr<uniform_experiment> m_experiment;
+    std::unique_ptr<collective_traffic> m_allreduce;
+    std::unique_ptr<chiplet_training> m_chiplets;  // the training iteration, if any
+    std::vector<int> m_rank_router;                // router of each rank of the collective
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;
     std::uint64_t m_last_cycle = 0;

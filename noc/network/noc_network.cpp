@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "noc/traffic/traffic_source.h"
+#include "noc/network/traffic_source.h"
 
 namespace trainvp::noc {
 

@@ -57,7 +57,7 @@ struct noc_packet {
     std::uint64_t tag = 0;  // the source's own reference (a collective's message)
 };
 
-class noc_network {
+class noc_network final {
 public:
     noc_network(const noc_topology& topo, const route_table& routes, const network_config& cfg);
 
@@ -119,6 +119,7 @@ public:
     void on_leave(int router, int in_port, int vc, std::uint64_t now);
     std::uint32_t send(int router, int out_port, int vc, const noc_flit& f, std::uint64_t now);
     void eject(int router, const noc_flit& f, std::uint64_t now);
+    void count_vc_allocation() { ++m_counts.vc_allocations; }
 
 private:
     enum class event_kind : std::uint8_t { FLIT, CREDIT };

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "noc/traffic/traffic_source.h"
+#include "noc/network/traffic_source.h"
 
 namespace trainvp::noc {
 

@@ -34,10 +34,10 @@ nlohmann::json run_noc(const std::string& name, const std::string& sets) {
 }
 
 void check_zero_load(int k, const std::string& measure) {
-    const auto s =
-        run_noc("noc_zero_load_" + std::to_string(k),
-                "--set noc.size=" + std::to_string(k) +
-                    " --set noc.injection_rate=0.005 --set noc.measure_cycles=" + measure);
+    const auto s = run_noc(
+        "noc_zero_load_" + std::to_string(k),
+        "--set noc.size=" + std::to_string(k) +
+            " --set noc.traffic.injection_rate=0.005 --set noc.traffic.measure_cycles=" + measure);
     const double stages = 2, link = 10, flits = 8;
     const double hops = 2.0 * k / 3.0;
     const double t0 = hops * (stages + link) + stages + (flits - 1);
@@ -60,8 +60,8 @@ TEST(noc_uniform, beyond_saturation_the_run_stops_and_says_so) {
     // Uniform traffic on a k x k mesh cannot exceed the bisection bound of 4/k = 0.5
     // flits/node/cycle at k = 8 (Dally & Towles 2004, ch. 3).
     const auto s = run_noc("noc_saturated",
-                           "--set noc.injection_rate=0.8 --set "
-                           "noc.measure_cycles=2000 --set noc.drain_cycles=3000");
+                           "--set noc.traffic.injection_rate=0.8 --set "
+                           "noc.traffic.measure_cycles=2000 --set noc.traffic.drain_cycles=3000");
     EXPECT_EQ(s["saturated"]["value"], 1.0);
     EXPECT_GT(s["unfinished_packets"]["value"].get<double>(), 0);
     EXPECT_LT(s["accepted_throughput"]["value"].get<double>(), 0.5);
@@ -69,9 +69,9 @@ TEST(noc_uniform, beyond_saturation_the_run_stops_and_says_so) {
 
 TEST(noc_uniform, vcd_has_buffer_occupancy_and_mux_signals_per_router) {
     auto dir = test::temp_dir("noc_vcd");
-    auto r =
-        trainvp("run configs/examples/noc_mesh_uniform.yaml --quiet --vcd --out " + dir.string() +
-                " --set noc.size=4 --set noc.measure_cycles=500 --set noc.warmup_cycles=0");
+    auto r = trainvp(
+        "run configs/examples/noc_mesh_uniform.yaml --quiet --vcd --out " + dir.string() +
+        " --set noc.size=4 --set noc.traffic.measure_cycles=500 --set noc.traffic.warmup_cycles=0");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string vcd = test::read_file(dir / "waves.vcd");
     EXPECT_NE(vcd.find("buffer_0"), std::string::npos);

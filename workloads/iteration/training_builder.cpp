@@ -151,22 +151,7 @@ training_builder::training_builder(const models::model& m, training_options o)
         }
         m_buckets.push_back(b);
     } else {
-        gradient_bucket cur{"", 0, 0, 0, {}};
-        auto close = [&]() {
-            const std::size_t low = cur.layers.back();
-            cur.name = layers[low].name;
-            cur.close_layer = low;
-            cur.offset = m_layer_offset[low];
-            m_buckets.push_back(cur);
-            cur = gradient_bucket{"", 0, 0, 0, {}};
-        };
-        for (std::size_t l = n; l-- > 0;) {
-            if (layers[l].weight_grad_bytes <= 0) continue;
-            cur.layers.push_back(l);
-            cur.bytes += static_cast<std::uint64_t>(layers[l].weight_grad_bytes);
-            if (cur.bytes >= m_options.bucket_bytes) close();
-        }
-        if (!cur.layers.empty()) close();
+        m_buckets = bucket_gradients(layers, m_options.bucket_bytes);
     }
     for (std::size_t k = 0; k < m_buckets.size(); ++k) {
         for (std::size_t l : m_buckets[k].layers)

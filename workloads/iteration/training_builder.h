@@ -13,6 +13,7 @@
 #include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule.h"
 #include "workloads/collectives/worker_aggregator.h"
+#include "workloads/iteration/gradient_buckets.h"
 #include "workloads/models/model.h"
 #include "workloads/ops/op.h"
 
@@ -96,15 +97,6 @@ struct training_options {
     collectives::aggregator_return wa_return = collectives::aggregator_return::TREE;
 };
 
-// One exchange unit: the gradients of a run of consecutive layers, contiguous in the gradient
-// buffer.
-struct gradient_bucket {
-    std::string name;          // the layer whose backward op closes it, or "all"
-    std::size_t close_layer;   // the exchange starts after this layer's backward op
-    std::uint64_t offset = 0;  // bytes into the gradient (and weight) buffer
-    std::uint64_t bytes = 0;
-    std::vector<std::size_t> layers;  // layers with parameters in it, highest first
-};
 
 class training_builder {
 public:

@@ -7,9 +7,12 @@
 // expectations are exact.
 #include <gtest/gtest.h>
 
+#include "noc/chiplet/chiplet_training.h"
 #include "noc/chiplet/training_traffic.h"
 #include "noc/network/noc_network.h"
 #include "workloads/collectives/collectives.h"
+#include "workloads/iteration/gradient_buckets.h"
+#include "workloads/models/model_loader.h"
 
 namespace trainvp::noc {
 namespace {
@@ -72,6 +75,33 @@ TEST(training_traffic, communication_hidden_under_the_backward_pass_costs_nothin
     const auto tr2 = run({{"a", 16 * 1024, 1000}, {"b", 16 * 1024, 1000 + t + 5000}}, 0);
     EXPECT_EQ(tr2.buckets()[1].start, 1000u + t + 5000);
     EXPECT_EQ(tr2.iteration_end(), 1000u + 2 * t + 5000);
+}
+
+// The package's buckets are the training builder's grouping (workloads/iteration), each ready
+// when the backward pass of its lowest layer ends; DLRM's embeddings stay local when asked.
+TEST(chiplet_training, buckets_are_the_builders_grouping_ready_in_backward_order) {
+    for (const bool embeddings : {true, false}) {
+        chiplet_training::settings s;
+        s.workload_model = "dlrm";
+        s.batch = 16;
+        s.bucket_size = units::data_size{1u << 20};
+        s.allreduce_embeddings = embeddings;
+        const chiplet_training c(s, 16, 1000, source_loc{"t.yaml", 1, 1}, "noc.training");
+        models::model_options o;
+        o.batch = 1;
+        const models::model m = models::load_model(models::find_zoo_model("dlrm"), o);
+        const auto& layers = m.layers();
+        const auto expected =
+            workloads::bucket_gradients(layers, s.bucket_size.bytes, [&](std::size_t i) {
+                return embeddings || layers[i].kind != models::layer_kind::EMBEDDING;
+            });
+        ASSERT_EQ(c.buckets().size(), expected.size());
+        for (std::size_t b = 0; b < expected.size(); ++b) {
+            EXPECT_EQ(c.buckets()[b].name, expected[b].name);
+            EXPECT_EQ(c.buckets()[b].bytes, expected[b].bytes);
+            if (b > 0) EXPECT_GE(c.buckets()[b].ready, c.buckets()[b - 1].ready);
+        }
+    }
 }
 
 }  // namespace

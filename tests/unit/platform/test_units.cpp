@@ -8,6 +8,7 @@
 
 #include "core/did_you_mean.h"
 #include "core/param_decl.h"
+#include "core/params.h"
 #include "core/units.h"
 #include "tests/support/test_util.h"
 
@@ -174,6 +175,99 @@ TEST(did_you_mean, suggests_close_names_only) {
     EXPECT_EQ(did_you_mean("c", {"b"}), "");  // replacing the whole word is not a typo
     EXPECT_EQ(did_you_mean("outt", {"out"}), " (did you mean 'out'?)");
     EXPECT_EQ(join({"a", "b", "c"}), "a, b, c");
+}
+
+TEST(units, on_chip_energy_and_length_in_the_model_units) {
+    // Given in the unit the NoC's energy model computes in, a value is exact.
+    EXPECT_EQ(parse_ok("0.006pJ/bit", family::ENERGY_PER_BIT), 0.006);
+    EXPECT_EQ(parse_ok("0.25pJ", family::ENERGY), 0.25);
+    EXPECT_EQ(parse_ok("0.1pJ/bit/mm", family::ENERGY_PER_BIT_LENGTH), 0.1);
+    EXPECT_EQ(parse_ok("3mm", family::LENGTH), 3.0);
+    EXPECT_DOUBLE_EQ(parse_ok("6fJ/bit", family::ENERGY_PER_BIT), 0.006);
+    EXPECT_DOUBLE_EQ(parse_ok("2nJ", family::ENERGY), 2000.0);
+    EXPECT_DOUBLE_EQ(parse_ok("100fJ/bit/mm", family::ENERGY_PER_BIT_LENGTH), 0.1);
+    EXPECT_DOUBLE_EQ(parse_ok("2500um", family::LENGTH), 2.5);
+    EXPECT_DOUBLE_EQ(parse_ok("1cm", family::LENGTH), 10.0);
+    EXPECT_EQ(
+        parse_err("0.25pJ", family::ENERGY_PER_BIT),
+        "'0.25pJ' is a per-event energy, but a per-bit energy is expected, e.g. 0.006pJ/bit (units "
+        "fJ/bit, pJ/bit, nJ/bit)");
+    EXPECT_EQ(parse_err("3", family::LENGTH),
+              "'3' has no unit; a length needs one, e.g. 3mm (units um, mm, cm)");
+}
+
+// A sub-map of declared params: its keys with defaults, a list of sub-maps, and the errors
+// for an unknown key (full key, did-you-mean), a wrong shape and a bad value inside.
+struct test_segment {
+    int from = 0, to = 0;
+};
+struct test_router {
+    std::uint64_t vcs = 4, vc_buffers = 32;
+    units::energy_per_bit write{0};
+    std::vector<test_segment> segments;
+};
+struct test_block {
+    std::uint64_t size = 0;
+    test_router router;
+};
+
+std::vector<param_decl> test_block_decls() {
+    param_list<test_block> d;
+    d.param("size", &test_block::size, "4", "routers per row");
+    d.group("router", &test_block::router, "the routers", [](param_list<test_router>& r) {
+        r.param("vcs", &test_router::vcs, "4", "virtual channels").range("1", "16");
+        r.param("vc_buffers", &test_router::vc_buffers, "32", "flits per VC");
+        r.param("write", &test_router::write, "0.006pJ/bit", "buffer write energy");
+        r.group_list("segments", &test_router::segments, "segments",
+                     [](param_list<test_segment>& s) {
+                         s.required("from", &test_segment::from, "one end");
+                         s.param("to", &test_segment::to, "0", "the other end");
+                     });
+    });
+    return d.params();
+}
+
+test_block apply_yaml(const std::string& text) {
+    const config_node doc = config_node::parse(text, "f.yaml");
+    std::vector<param_value> values;
+    for (const auto& e : doc.entries()) values.push_back(param_value{e.key, e.value});
+    const params p("noc", values);
+    test_block b;
+    p.apply_to(&b, test_block_decls());
+    return b;
+}
+
+TEST(param_groups, keys_of_a_sub_map_take_values_or_defaults) {
+    test_block b =
+        apply_yaml("size: 8\nrouter:\n  vcs: 2\n  segments: [{from: 1, to: 3}, {from: 2}]\n");
+    EXPECT_EQ(b.size, 8u);
+    EXPECT_EQ(b.router.vcs, 2u);
+    EXPECT_EQ(b.router.vc_buffers, 32u);
+    EXPECT_EQ(b.router.write.pj_per_bit, 0.006);
+    ASSERT_EQ(b.router.segments.size(), 2u);
+    EXPECT_EQ(b.router.segments[0].to, 3);
+    EXPECT_EQ(b.router.segments[1].from, 2);
+    EXPECT_EQ(b.router.segments[1].to, 0);
+    test_block absent = apply_yaml("size: 8\n");
+    EXPECT_EQ(absent.router.vcs, 4u);
+    EXPECT_TRUE(absent.router.segments.empty());
+}
+
+TEST(param_groups, errors_name_the_full_key_and_its_place) {
+    EXPECT_EQ(test::input_error_of([] { apply_yaml("router:\n  vc: 2\n"); }),
+              "f.yaml:2:3: error: noc.router.vc: unknown key of `router` (did you mean 'vcs'?); "
+              "its keys are vcs, vc_buffers, write, segments");
+    EXPECT_EQ(test::input_error_of([] { apply_yaml("router:\n  vcs: 20\n"); }),
+              "f.yaml:2:8: error: noc.router.vcs: '20' is out of range [1, 16]");
+    EXPECT_EQ(test::input_error_of([] { apply_yaml("router: 4\n"); }),
+              "f.yaml:1:9: error: noc.router: expected a map of router's keys, got a value");
+    EXPECT_EQ(test::input_error_of([] { apply_yaml("router: {segments: [{fro: 1}]}\n"); }),
+              "f.yaml:1:22: error: noc.router.segments[0].fro: unknown key of `segments` (did "
+              "you mean 'from'?); its keys are from, to");
+    EXPECT_EQ(test::input_error_of([] { apply_yaml("router: {write: 3pJ}\n"); }),
+              "f.yaml:1:17: error: noc.router.write: '3pJ' is a per-event energy, but a per-bit "
+              "energy is "
+              "expected, e.g. 0.006pJ/bit (units fJ/bit, pJ/bit, nJ/bit)");
 }
 
 }  // namespace

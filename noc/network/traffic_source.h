@@ -1,4 +1,4 @@
-// What injects packets into a noc_network: a synthetic pattern (uniform_traffic) or a
+// What injects packets into a noc_network: a synthetic pattern (noc/traffic) or a
 // collective's schedule.  The network asks it for the next cycle it creates a packet, so that
 // idle stretches are skipped, and lets it create packets at the start of that cycle.
 #pragma once
