@@ -67,19 +67,8 @@ chiplet_training::chiplet_training(const settings& s, std::uint64_t chiplets,
     models::model_options o;
     o.batch = static_cast<std::int64_t>(s.batch / chiplets);
     o.origin = where;
-    std::string file;
-    try {
-        file = models::find_zoo_model(s.workload_model);
-    } catch (const input_error& e) {
-        // Name the zoo, not its folder, so that the message does not depend on the install.
-        std::string why = e.reason();
-        const std::string dir = models::zoo_dir();
-        if (const auto at = why.find(dir); at != std::string::npos) {
-            why.replace(at, dir.size(), "the zoo");
-        }
-        throw input_error(where, key + ".workload_model", why);
-    }
-    const models::model m = models::load_model(file, o);
+    const models::model m =
+        models::load_zoo_model(s.workload_model, o, where, key + ".workload_model");
     pe_array_config pc;
     pc.pes = static_cast<int>(s.pes);
     pc.rows = pc.cols = static_cast<int>(s.pe_array);

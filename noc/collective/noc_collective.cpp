@@ -3,20 +3,18 @@
 #include <stdexcept>
 
 #include "noc/collective/collective_traffic.h"
-#include "workloads/collectives/collectives.h"
+#include "workloads/collectives/collective_registry.h"
 
 namespace trainvp::noc {
 
 void noc_collective::settings::declare(param_list<settings>& d) {
-    d.choice("algorithm", &settings::algorithm,
-             {{"none", collective_algorithm::NONE},
-              {"ring", collective_algorithm::RING},
-              {"ring_2d", collective_algorithm::RING_2D},
-              {"hierarchical_ring", collective_algorithm::HIERARCHICAL_RING},
-              {"double_binary_tree", collective_algorithm::DOUBLE_BINARY_TREE},
-              {"multi_tree", collective_algorithm::MULTI_TREE},
-              {"concentrated_multi_tree", collective_algorithm::CONCENTRATED_MULTI_TREE}},
-             "none",
+    // none, then the collectives registered for the NoC fabric (workloads/collectives).
+    std::vector<std::pair<std::string, std::string>> algorithms{{"none", "none"}};
+    for (const std::string& name :
+         collectives::collective_registry::global().names_for(collectives::fabric::NOC)) {
+        algorithms.emplace_back(name, name);
+    }
+    d.choice("algorithm", &settings::algorithm, std::move(algorithms), "none",
              "All-reduce run on the NoC instead of synthetic traffic, one rank per router "
              "(schedules of workloads/collectives: ring aries.md §II-C, 2D ring §II-D, "
              "hierarchical ring §IV-A-2, double binary tree §IV-B-1, multi-tree §IV-B-2, "
@@ -49,29 +47,21 @@ void noc_collective::settings::declare(param_list<settings>& d) {
 }
 
 bool noc_collective::is_tree() const {
-    return m_s.algorithm == collective_algorithm::DOUBLE_BINARY_TREE ||
-           m_s.algorithm == collective_algorithm::MULTI_TREE ||
-           m_s.algorithm == collective_algorithm::CONCENTRATED_MULTI_TREE;
+    // The schedules whose tree edges the ARIES tree bypass plan bridges (noc/collective,
+    // aries_tree_plan): a NoC policy, not a property of the schedule.
+    return m_s.algorithm == "double_binary_tree" || m_s.algorithm == "multi_tree" ||
+           m_s.algorithm == "concentrated_multi_tree";
 }
 
 collectives::schedule noc_collective::schedule(std::uint64_t elements) const {
-    const int k = m_k, n = k * k;
-    switch (m_s.algorithm) {
-        case collective_algorithm::RING:
-            return collectives::ring_allreduce(n, elements);
-        case collective_algorithm::RING_2D:
-            return collectives::ring_2d(k, k, elements);
-        case collective_algorithm::HIERARCHICAL_RING:
-            return collectives::hierarchical_ring(n, static_cast<int>(m_s.levels), elements);
-        case collective_algorithm::DOUBLE_BINARY_TREE:
-            return collectives::double_binary_tree(n, elements);
-        case collective_algorithm::CONCENTRATED_MULTI_TREE:
-            return collectives::concentrated_multi_tree(k, k, elements, static_cast<int>(m_s.trees),
-                                                        static_cast<int>(m_s.tree_degree));
-        default:
-            return collectives::multi_tree(n, elements, static_cast<int>(m_s.trees),
-                                           static_cast<int>(m_s.tree_degree));
-    }
+    collectives::collective_args a;
+    a.ranks = m_k * m_k;
+    a.elements = elements;
+    a.rows = a.cols = m_k;
+    a.levels = static_cast<int>(m_s.levels);
+    a.trees = static_cast<int>(m_s.trees);
+    a.degree = static_cast<int>(m_s.tree_degree);
+    return collectives::collective_registry::global().make(m_s.algorithm, a);
 }
 
 std::vector<int> noc_collective::mapping() const {

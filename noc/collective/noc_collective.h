@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/param_decl.h"
@@ -14,23 +15,14 @@
 
 namespace trainvp::noc {
 
-// The schedules the NoC runs (chosen by `collective.algorithm`).
-enum class collective_algorithm {
-    NONE,
-    RING,
-    RING_2D,
-    HIERARCHICAL_RING,
-    DOUBLE_BINARY_TREE,
-    MULTI_TREE,
-    CONCENTRATED_MULTI_TREE
-};
 enum class rank_mapping { AUTO, ROW_MAJOR, RING };
 
 class noc_collective {
 public:
     // The keys are the members' names.
     struct settings {
-        collective_algorithm algorithm = collective_algorithm::NONE;
+        // "none" or a collective registered for the NoC fabric (workloads/collectives).
+        std::string algorithm = "none";
         units::data_size size{1u << 20};
         std::uint64_t levels = 2, trees = 0, tree_degree = 2;
         rank_mapping mapping = rank_mapping::AUTO;
@@ -41,8 +33,8 @@ public:
     // `k`: routers per row and column (one rank per router).
     noc_collective(const settings& s, int k) : m_s(s), m_k(k) {}
 
-    bool enabled() const { return m_s.algorithm != collective_algorithm::NONE; }
-    bool is_ring() const { return m_s.algorithm == collective_algorithm::RING; }
+    bool enabled() const { return m_s.algorithm != "none"; }
+    bool is_ring() const { return m_s.algorithm == "ring"; }
     // One of the tree schedules the tree bypass plan bridges.
     bool is_tree() const;
     const settings& config() const { return m_s; }

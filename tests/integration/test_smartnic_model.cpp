@@ -39,8 +39,8 @@
 
 #include "ip/codecs/bfp_codec.h"
 #include "ip/fpga_allreduce/analytical_model.h"
-#include "platform/platform_loader.h"
 #include "kit/registry.h"
+#include "platform/platform_loader.h"
 #include "platform/simulation.h"
 #include "tests/support/test_util.h"
 #include "workloads/iteration/op_yaml.h"
@@ -112,7 +112,7 @@ workload:
     replace_all("COMP", bfp ? "bfp" : "none");
     workloads::training_options o;
     for (int r = 0; r < n; ++r) o.workers.push_back(static_cast<std::uint32_t>(r));
-    o.algorithm = workloads::exchange_algorithm::FPGA_RING;
+    o.algorithm = workloads::k_fpga_ring;
     o.policy = workloads::exchange_policy::OVERLAP_LAYERS;
     const workloads::training_builder b(mlp(batch), o);
     for (int r = 0; r < n; ++r) {

@@ -143,7 +143,7 @@ void functional_check::hand_out(const workloads::training_builder& b,
                           "iterations must be 1, got " +
                               std::to_string(o.iterations));
     }
-    if (o.algorithm == workloads::exchange_algorithm::FPGA_RING) {
+    if (o.algorithm == workloads::k_fpga_ring) {
         throw input_error(m_loc, m_key,
                           "fpga_ring sums on the smart NICs, not in host memory: give the "
                           "fpga.allreduce blocks `functional: true` instead of a gradient");

@@ -5,7 +5,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "core/did_you_mean.h"
 #include "core/error.h"
 #include "workloads/drivers/functional_check.h"
 #include "workloads/drivers/host_roster.h"
@@ -16,7 +15,6 @@
 namespace trainvp::drivers {
 
 using workloads::compute_placement;
-using workloads::exchange_algorithm;
 using workloads::exchange_policy;
 
 void training_section::declare(section_decl<training_section>& d) {
@@ -27,7 +25,8 @@ void training_section::declare(section_decl<training_section>& d) {
         "run ops and have a node_id (host.cpu), and a rank's node id is that param as "
         "configured.");
     d.required("model", &training_section::m_model,
-               "A zoo model (workloads/models/zoo/<name>.yaml)");
+               "A zoo model (workloads/models/zoo/<name>.yaml), or a model file's path (relative "
+               "to this config)");
     d.param("model_parameters", &training_section::m_model_parameters, "",
             "The model file's parameters, a map of parameter: integer (e.g. {fc_layers: 3} for "
             "hdc); not set: the file's defaults");
@@ -38,15 +37,11 @@ void training_section::declare(section_decl<training_section>& d) {
     d.param("aggregator", &training_section::m_aggregator, "",
             "worker_aggregator only (and required there): the aggregator's block path");
     // fpga_ring: the exchange is offloaded to the nodes' smart NICs (fpga.allreduce).
-    d.choice("algorithm", &training_section::m_algorithm,
-             {{"ring", exchange_algorithm::RING},
-              {"worker_aggregator", exchange_algorithm::WORKER_AGGREGATOR},
-              {"binomial_tree", exchange_algorithm::BINOMIAL_TREE},
-              {"halving_doubling", exchange_algorithm::HALVING_DOUBLING},
-              {"double_binary_tree", exchange_algorithm::DOUBLE_BINARY_TREE},
-              {"fpga_ring", exchange_algorithm::FPGA_RING},
-              {"none", exchange_algorithm::NONE}},
-             "ring",
+    // The host collectives of the collectives registry, then fpga_ring and none.
+    std::vector<std::pair<std::string, std::string>> algorithms;
+    for (const std::string& a : workloads::exchange_algorithm_names())
+        algorithms.emplace_back(a, a);
+    d.choice("algorithm", &training_section::m_algorithm, std::move(algorithms), "ring",
              "The gradient exchange (fpga_ring: the smart NICs run it; none: no exchange, each "
              "worker trains alone)");
     d.choice("policy", &training_section::m_policy,
@@ -99,12 +94,6 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         throw input_error(t.find("batch")->loc(), key_of("batch"),
                           "the batch per node must be > 0, got " + std::to_string(m_batch));
     }
-    const std::vector<std::string> zoo = models::zoo_model_names();
-    if (std::find(zoo.begin(), zoo.end(), m_model) == zoo.end()) {
-        throw input_error(mv.loc(), key_of("model"),
-                          "no model '" + m_model + "' in the zoo" + did_you_mean(m_model, zoo) +
-                              "; the zoo has " + join(zoo));
-    }
     models::model_options mo;
     mo.batch = m_batch;
     mo.origin = mv.loc();
@@ -125,12 +114,12 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         mo.origin = pv->loc();
         mo.parameters_key = key_of("model_parameters");
     }
-    const models::model model = models::load_model(models::find_zoo_model(m_model), mo);
+    const models::model model = models::load_zoo_model(m_model, mo, mv.loc(), key_of("model"));
 
     workloads::training_options o;
     o.algorithm = m_algorithm;
     if (const config_node* v = t.find("broadcast")) {
-        if (o.algorithm != exchange_algorithm::WORKER_AGGREGATOR) {
+        if (!workloads::needs_aggregator(o.algorithm)) {
             throw input_error(v->loc(), key_of("broadcast"),
                               "only algorithm worker_aggregator returns weights by a broadcast");
         }
@@ -186,13 +175,13 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
     const host_roster roster(ctx.platform);
     std::optional<host> aggregator;
     if (const config_node* v = t.find("aggregator")) {
-        if (o.algorithm != exchange_algorithm::WORKER_AGGREGATOR) {
+        if (!workloads::needs_aggregator(o.algorithm)) {
             throw input_error(v->loc(), key_of("aggregator"),
                               "only algorithm worker_aggregator has an aggregator");
         }
         aggregator = roster.find(m_aggregator, v->loc(), key_of("aggregator"));
         o.aggregator = aggregator->node_id;
-    } else if (o.algorithm == exchange_algorithm::WORKER_AGGREGATOR) {
+    } else if (workloads::needs_aggregator(o.algorithm)) {
         throw input_error(t.loc(), key_of("aggregator"),
                           "missing; algorithm worker_aggregator needs the aggregator's host");
     }

@@ -29,7 +29,7 @@ private:
     std::int64_t m_batch = 0;
     config_node m_workers;
     std::string m_aggregator;
-    workloads::exchange_algorithm m_algorithm = workloads::exchange_algorithm::RING;
+    std::string m_algorithm = "ring";  // a name of workloads::exchange_algorithm_names()
     workloads::exchange_policy m_policy = workloads::exchange_policy::AFTER_BACKWARD;
     units::data_size m_bucket;
     workloads::compute_placement m_compute = workloads::compute_placement::CPU;

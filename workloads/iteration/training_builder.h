@@ -41,25 +41,6 @@ bool is_allreduce(const std::string& algorithm);
 // aggregator sums, updates and returns the weights.
 bool needs_aggregator(const std::string& algorithm);
 
-// Transitional (issue 22): the names of the enum this replaced, so that code not yet converted
-// to names (platform/training_workload.cpp, tests/integration/test_smartnic_model.cpp) builds
-// unchanged.  New code writes the name; delete this once nothing uses it.
-struct exchange_algorithm {
-    std::string name;
-    operator std::string() const { return name; }
-    static const exchange_algorithm RING, WORKER_AGGREGATOR, BINOMIAL_TREE, HALVING_DOUBLING,
-        DOUBLE_BINARY_TREE, FPGA_RING, NONE;
-};
-inline const exchange_algorithm exchange_algorithm::RING{"ring"};
-inline const exchange_algorithm exchange_algorithm::WORKER_AGGREGATOR{"worker_aggregator"};
-inline const exchange_algorithm exchange_algorithm::BINOMIAL_TREE{"binomial_tree"};
-inline const exchange_algorithm exchange_algorithm::HALVING_DOUBLING{"halving_doubling"};
-inline const exchange_algorithm exchange_algorithm::DOUBLE_BINARY_TREE{"double_binary_tree"};
-inline const exchange_algorithm exchange_algorithm::FPGA_RING{k_fpga_ring};
-inline const exchange_algorithm exchange_algorithm::NONE{k_no_exchange};
-inline bool operator==(const std::string& a, const exchange_algorithm& b) { return a == b.name; }
-inline bool operator!=(const std::string& a, const exchange_algorithm& b) { return a != b.name; }
-
 enum class exchange_policy {
     // inceptionn.md Alg. 1: one exchange of all gradients after the whole backward pass.
     AFTER_BACKWARD,
