@@ -1,5 +1,6 @@
 // Ethernet link, switch and endpoint: closed-form timing (exact to the picosecond where the
-// model is deterministic), incast with drop and pause, bad params, stats and VCD.  Each TEST
+// model is deterministic), incast with drop and pause, bad params, stats and VCD; the framing
+// every frame sender shares, the binder's line-rate check and the ToS reader.  Each TEST
 // elaborates SystemC and so runs in its own process.
 //
 // Symbols in the closed forms:
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/params.h"
+#include "core/tos.h"
 #include "ip/ethernet/framing.h"
 #include "tests/support/sim_fixture.h"
 #include "tests/support/test_util.h"
@@ -736,6 +738,33 @@ TEST(ethernet_line_rate, an_endpoint_has_no_line_rate_of_its_own) {
     auto o = run(point_to_point("dst: 1, frames: 1, payload: 1000B, rate: 1Gb/s", "expect: 1",
                                 "rate: 40Gb/s"));
     EXPECT_EQ(o.r.status, run_status::FINISHED);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. The ToS a frame carries, as configs write it (core/tos.h: send ops and the training section)
+
+std::string tos_error(const std::string& text) {
+    try {
+        parse_tos(config_node::scalar_node(text, source_loc{"t.yaml", 2, 7}), "x.tos");
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ethernet_tos, decimal_or_hex) {
+    const source_loc at{"t.yaml", 2, 7};
+    EXPECT_EQ(parse_tos(config_node::scalar_node("40", at), "x.tos"), k_tos_compressible);
+    EXPECT_EQ(parse_tos(config_node::scalar_node("0x28", at), "x.tos"), k_tos_compressible);
+    EXPECT_EQ(parse_tos(config_node::scalar_node("0XfF", at), "x.tos"), 255);
+    EXPECT_EQ(parse_tos(config_node::scalar_node("0", at), "x.tos"), 0);
+}
+
+TEST(ethernet_tos, a_bad_tos_names_its_key) {
+    EXPECT_EQ(tos_error("0x100"), "t.yaml:2:7: error: x.tos: '0x100' is out of range [0, 255]");
+    EXPECT_EQ(tos_error("256"), "t.yaml:2:7: error: x.tos: '256' is out of range [0, 255]");
+    EXPECT_EQ(tos_error("0x2g"), "t.yaml:2:7: error: x.tos: '0x2g' is not an integer");
+    EXPECT_EQ(tos_error("4.5"), "t.yaml:2:7: error: x.tos: '4.5' is not an integer");
 }
 
 }  // namespace
