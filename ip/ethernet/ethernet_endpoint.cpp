@@ -29,10 +29,10 @@ void ethernet_endpoint::declare(type_decl<ethernet_endpoint>& d) {
     d.describe(
         "Frame endpoint for network studies. Sends `frames` frames of payload + l3l4_header + "
         "l2_overhead wire bytes (at least min_wire) to node `dst`: frame i+1 is ready at "
-        "max(ready_i + wire*8/rate, the time the "
-        "link takes it), and is handed to the link at that time. Receives frames on rx and "
-        "measures their latency (last bit here - ready at the sender). Finishes when every "
-        "frame it sent has landed or was dropped and `expect` frames have arrived.");
+        "max(ready_i + wire*8/rate, the time the link takes it), and is handed to the link at "
+        "that time. Receives frames on rx and measures their latency (last bit here - ready at "
+        "the sender). Finishes when every frame it sent has landed or was dropped and `expect` "
+        "frames have arrived.");
     d.param("node_id", &ethernet_endpoint::m_node_id, "0",
             "This endpoint's node id (frames' src; frames arriving here must be for it)")
         .range("0", "4294967295");

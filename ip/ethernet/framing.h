@@ -43,8 +43,9 @@ public:
     template <typename T>
     static void declare(param_list<T>& d, const spec& s);
 
-    // Checks what a declaration's ranges cannot: a full frame carries some payload.  `p` and
-    // `path` are the block's (for the error's location and key).
+    // Checks what a declaration's ranges cannot: a full frame carries some payload (for a
+    // block that declares mtu).  `p` and `path` are the block's, for the error's location and
+    // key.
     void check(const params& p, const std::string& path) const;
 
     // Payload bytes of a full frame (the TCP MSS when l3l4_header is IPv4 + TCP).
