@@ -73,7 +73,7 @@ INSTRUCTION_PARTS = [
     ("memory", ("ip::memory::", "trainvp::ip::memory", "simple_target_socket_tagged_b<trainvp::ip::memory")),
     ("time-ordered reservations (memory, PCIe)", ("time_ordered_resource", "resource_usage")),
     ("host.cpu", ("host_cpu",)),
-    ("nic.basic", ("basic_nic",)),
+    ("nic.basic", ("nic_base", "basic_nic")),
     ("Ethernet link and switch", ("ethernet_",)),
     ("time conversions (sc_time, rounding)", ("sc_time::", "sc_time_stamp", "lround", "transfer_time",
                                               "time_for")),

@@ -39,6 +39,10 @@ struct port_decl {
     // May be left unbound (a host without an accelerator).  The socket type must then use the
     // SC_ZERO_OR_MORE_BOUND policy, and the block checks size() before using it.
     bool optional = false;
+    // The block's param that holds the line rate the socket's frames are serialised at (an
+    // Ethernet MAC's or link's `rate`), or empty.  The binder checks that the two ends of a
+    // binding that both name one agree: a NIC and its cable run at one rate.
+    std::string line_rate;
     // The C++ type both ends must share (the TLM target-socket base for the bus width and
     // protocol types).  Equal protocol names with different types is a programming error.
     std::type_index bind_type = typeid(void);

@@ -1,6 +1,7 @@
 #include "platform/binder.h"
 
 #include "core/did_you_mean.h"
+#include "core/params.h"
 
 namespace trainvp {
 
@@ -17,7 +18,52 @@ std::string socket_list(const type_info& t) {
     return items.empty() ? "none" : join(items, ", ");
 }
 
+// A bound block's line rate: its param as configured, or its default.
+struct line_rate {
+    units::bandwidth rate;
+    std::string key;                    // "node[1].nic.rate"
+    std::string text;                   // as written
+    const config_node* node = nullptr;  // nullptr: the default
+    source_loc where;                   // the value's, or the block's when it is the default
+};
+
 }  // namespace
+
+const instance_desc& binder::desc_of(const std::string& block_path) {
+    if (m_desc_of.empty()) {
+        for (const auto& d : m_descs) m_desc_of.emplace(d.path, &d);
+    }
+    return *m_desc_of.at(block_path);
+}
+
+void binder::check_line_rates(const endpoint& a, const endpoint& b, const connection_desc& c) {
+    if (a.port->line_rate.empty() || b.port->line_rate.empty()) return;
+    auto rate_of = [&](const endpoint& e) {
+        const instance_desc& d = desc_of(e.path.substr(0, e.path.rfind('.')));
+        const param_decl* decl = e.block->type().find_param(e.port->line_rate);
+        line_rate r;
+        r.key = d.path + "." + e.port->line_rate;
+        for (const auto& v : d.params) {
+            if (v.name == e.port->line_rate) r.node = &v.value;
+        }
+        const config_node value = r.node != nullptr ? *r.node : default_value(*decl);
+        r.text = value.scalar();
+        r.rate = param_parse::to_bandwidth(value, *decl, r.key);
+        r.where = r.node != nullptr ? r.node->loc() : d.loc;
+        return r;
+    };
+    const line_rate x = rate_of(a), y = rate_of(b);
+    if (x.rate.bytes_per_s == y.rate.bytes_per_s) return;
+    // Blame the end whose rate the config sets (the other keeps its default), else the first.
+    const bool blame_x = x.node != nullptr || y.node == nullptr;
+    const line_rate& blamed = blame_x ? x : y;
+    const line_rate& other = blame_x ? y : x;
+    throw input_error(blamed.where, blamed.key,
+                      blamed.text + " does not match " + other.key + " (" + other.text +
+                          (other.node != nullptr ? ", at " + other.where.str() : ", its default") +
+                          ") across '" + c.text +
+                          "': both ends of a link serialise frames at one line rate");
+}
 
 binder::endpoint binder::resolve(const std::string& path, const connection_desc& c) const {
     const std::size_t dot = path.rfind('.');
@@ -116,6 +162,7 @@ void binder::bind_all(const std::vector<connection_desc>& connections) {
                     head + "socket " + e->path + " is already bound (at " + it->second.str() + ")");
             }
         }
+        check_line_rates(a, b, c);
         a.port->bind(a.port->socket(*a.block, a.index), b.port->socket(*b.block, b.index));
         m_bound.emplace(a.path, c.loc);
         m_bound.emplace(b.path, c.loc);

@@ -1,10 +1,12 @@
 // Binds sockets by path from the config's connections ("node[2].gen.out -> node[2].mem.target")
-// and checks each binding: the socket exists, initiator -> target, same protocol, bound once;
-// and at the end that no socket is left unbound.
+// and checks each binding: the socket exists, initiator -> target, same protocol, bound once,
+// the same line rate at both ends when both declare one (a NIC and its Ethernet link); and at
+// the end that no socket is left unbound.
 #pragma once
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "kit/ip_module.h"
@@ -32,10 +34,15 @@ private:
         std::string path;  // "node[2].gen.out" with the index spelt out for arrays
     };
     endpoint resolve(const std::string& path, const connection_desc& c) const;
+    // Throws input_error when both ends declare a line rate (port_decl::line_rate) and their
+    // blocks' values differ.
+    void check_line_rates(const endpoint& a, const endpoint& b, const connection_desc& c);
+    const instance_desc& desc_of(const std::string& block_path);
 
     const std::map<std::string, ip_module*>& m_blocks;
     const std::vector<instance_desc>& m_descs;
     std::map<std::string, source_loc> m_bound;  // socket path -> where it was bound
+    std::unordered_map<std::string, const instance_desc*> m_desc_of;  // filled when first needed
 };
 
 }  // namespace trainvp

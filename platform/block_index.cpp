@@ -2,15 +2,9 @@
 
 #include "core/param_decl.h"
 #include "core/params.h"
-#include "ip/ethernet/packet_ext.h"
 #include "platform/platform_loader.h"
 
 namespace trainvp {
-
-// The drivers layer sits below the blocks and spells the compressible ToS itself.
-static_assert(k_compressible_tos == k_tos_compressible,
-              "workloads/drivers/nic_capabilities.h and ip/ethernet/packet_ext.h disagree on "
-              "the compressible ToS");
 
 block_index::block_index(const std::map<std::string, ip_module*>& by_path,
                          const platform_desc& desc)

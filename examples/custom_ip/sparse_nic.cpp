@@ -8,7 +8,7 @@ namespace custom_ip {
 using trainvp::ps_time;
 
 sparse_nic::sparse_nic(const sc_core::sc_module_name& name, const trainvp::params& p)
-    : basic_nic(name, p) {
+    : nic_base(name, p) {
     p.apply(*this);
 }
 
@@ -18,7 +18,7 @@ void sparse_nic::declare(trainvp::type_decl<sparse_nic>& d) {
         "engine on TX that sends each frame's FP32 gradients as a count and k (index, value) "
         "pairs, and a scatter engine on RX that rebuilds the dense frame. Timing mode: the "
         "wire carries the sparse size; data (functional mode) passes unchanged.");
-    basic_nic::declare_common(d);
+    nic_base::declare_common(d);
     d.param("density", &sparse_nic::m_density, "0.01",
             "Fraction of a frame's gradient elements kept (top-k by magnitude); 0.01 drops 99% "
             "as in Aji & Heafield, EMNLP 2017")
@@ -93,7 +93,7 @@ sc_core::sc_time sparse_nic::rx_process(trainvp::packet_ext& ext, const sc_core:
 }
 
 void sparse_nic::end_of_run() {
-    basic_nic::end_of_run();
+    nic_base::end_of_run();
     m_ratio.set(m_sparse_bytes.value() ? static_cast<double>(m_dense_bytes.value()) /
                                              static_cast<double>(m_sparse_bytes.value())
                                        : 0.0);

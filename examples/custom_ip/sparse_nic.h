@@ -7,13 +7,13 @@
 // the frame takes fewer bytes on the wire; the engines cost time at their stream rate.
 #pragma once
 
-#include "ip/nic/basic_nic.h"
+#include "ip/nic/nic_base.h"
 #include "kit/timed_resource.h"
 #include "sparse_codec.h"
 
 namespace custom_ip {
 
-class sparse_nic : public trainvp::ip::basic_nic {
+class sparse_nic : public trainvp::ip::nic_base {
 public:
     sparse_nic(const sc_core::sc_module_name& name, const trainvp::params& p);
     static void declare(trainvp::type_decl<sparse_nic>& d);

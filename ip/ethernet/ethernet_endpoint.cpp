@@ -27,11 +27,12 @@ struct endpoint_stamp : tlm::tlm_extension<endpoint_stamp> {
 
 void ethernet_endpoint::declare(type_decl<ethernet_endpoint>& d) {
     d.describe(
-        "Frame endpoint for network studies. Sends `frames` frames of payload + overhead wire "
-        "bytes to node `dst`: frame i+1 is ready at max(ready_i + wire*8/rate, the time the "
-        "link takes it), and is handed to the link at that time. Receives frames on rx and "
-        "measures their latency (last bit here - ready at the sender). Finishes when every "
-        "frame it sent has landed or was dropped and `expect` frames have arrived.");
+        "Frame endpoint for network studies. Sends `frames` frames of payload + l3l4_header + "
+        "l2_overhead wire bytes (at least min_wire) to node `dst`: frame i+1 is ready at "
+        "max(ready_i + wire*8/rate, the time the link takes it), and is handed to the link at "
+        "that time. Receives frames on rx and measures their latency (last bit here - ready at "
+        "the sender). Finishes when every frame it sent has landed or was dropped and `expect` "
+        "frames have arrived.");
     d.param("node_id", &ethernet_endpoint::m_node_id, "0",
             "This endpoint's node id (frames' src; frames arriving here must be for it)")
         .range("0", "4294967295");
@@ -43,11 +44,8 @@ void ethernet_endpoint::declare(type_decl<ethernet_endpoint>& d) {
             "Payload bytes per frame (default: the TCP MSS of a 1500 B MTU, 1500 - 20 IPv4 - "
             "20 TCP; RFC 791, RFC 793). Above 1460 B the frames are jumbo frames")
         .range("1B", "64KiB");
-    d.param("overhead", &ethernet_endpoint::m_overhead, "78B",
-            "Wire bytes per frame besides the payload: Ethernet header 14 + FCS 4 + "
-            "preamble/SFD 8 + inter-frame gap 12 (IEEE 802.3) + IPv4 20 (RFC 791) + TCP 20 "
-            "(RFC 793). A frame shorter than 84 B on the wire is padded (64 B minimum frame)")
-        .range("0B", "1KiB");
+    // No mtu: the endpoint sends frames of `payload` bytes, whatever their size.
+    framing::declare(d, framing::spec{});
     d.param("rate", &ethernet_endpoint::m_rate, "0b/s",
             "Offered rate in wire bytes; 0b/s sends each frame as soon as the link takes it")
         .range("0b/s", "1Tb/s");
@@ -93,7 +91,7 @@ ethernet_endpoint::ethernet_endpoint(const sc_core::sc_module_name& name, const 
 void ethernet_endpoint::run() {
     using sc_core::sc_time;
     const sc_time start = ps_time(m_start.ps);
-    const std::uint64_t wire = std::max(m_payload.bytes + m_overhead.bytes, k_min_wire);
+    const std::uint64_t wire = frame_wire(m_payload.bytes);
     const sc_time gap = ps_time(m_rate.transfer_time(wire).ps);
     m_scratch.assign(static_cast<std::size_t>(wire), 0);
     sc_time ready = start;

@@ -12,12 +12,13 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
+#include "ip/ethernet/framing.h"
 #include "kit/ip_module.h"
 #include "traces/traced_level.h"
 
 namespace trainvp::ip {
 
-class ethernet_endpoint : public ip_module {
+class ethernet_endpoint : public ip_module, public framing {
 public:
     tlm_utils::simple_initiator_socket<ethernet_endpoint> tx{"tx"};
     tlm_utils::simple_target_socket<ethernet_endpoint> rx{"rx"};
@@ -30,11 +31,6 @@ public:
     bool finished() const override { return m_finished; }
     std::string pending_work() const override;
 
-    // The smallest footprint of any Ethernet frame on the wire: a 64 B minimum frame plus 8 B
-    // preamble/SFD and 12 B inter-frame gap (IEEE 802.3 clause 4.4.2); shorter frames are
-    // padded.
-    static constexpr std::uint64_t k_min_wire = 84;
-
 private:
     void run();
     void receive(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -44,7 +40,6 @@ private:
     std::int64_t m_dst = -1;
     std::uint64_t m_frames = 0;
     units::data_size m_payload;
-    units::data_size m_overhead;
     units::bandwidth m_rate;
     units::duration m_start;
     std::uint64_t m_expect = 0;

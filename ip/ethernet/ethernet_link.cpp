@@ -19,17 +19,22 @@ void ethernet_link::declare(type_decl<ethernet_link>& d) {
         "port). The `eth` protocol is documented in ip/ethernet/README.md.");
     d.param("rate", &ethernet_link::m_rate, "10Gb/s",
             "Line rate of each direction (default: the 10 GbE cluster of inceptionn.md "
-            "§VII-C; smartnic.md §V uses 40Gb/s and §III 100Gb/s)")
+            "§VII-C; smartnic.md §V uses 40Gb/s and §III 100Gb/s); a NIC bound to it must "
+            "have the same rate (checked)")
         .range("1Gb/s", "400Gb/s");
     d.param("propagation", &ethernet_link::m_propagation, "10ns",
             "Signal flight time over the cable (default: a 2 m in-rack cable at ~5 ns/m, a "
             "velocity of ~0.67c in fibre or twinax; IEEE 802.3 caps a 100 m twisted-pair "
             "segment at 570 ns, 5.7 ns/m)")
         .range("0ns", "1ms");
-    d.target("a_in", &ethernet_link::a_in, "eth", "Frames from side A, sent towards B");
-    d.initiator("b_out", &ethernet_link::b_out, "eth", "Frames delivered to side B");
-    d.target("b_in", &ethernet_link::b_in, "eth", "Frames from side B, sent towards A");
-    d.initiator("a_out", &ethernet_link::a_out, "eth", "Frames delivered to side A");
+    d.target("a_in", &ethernet_link::a_in, "eth", "Frames from side A, sent towards B").line_rate =
+        "rate";
+    d.initiator("b_out", &ethernet_link::b_out, "eth", "Frames delivered to side B").line_rate =
+        "rate";
+    d.target("b_in", &ethernet_link::b_in, "eth", "Frames from side B, sent towards A").line_rate =
+        "rate";
+    d.initiator("a_out", &ethernet_link::a_out, "eth", "Frames delivered to side A").line_rate =
+        "rate";
     d.stat("frames_ab", &ethernet_link::m_frames_ab, "1", "Frames carried A->B");
     d.stat("frames_ba", &ethernet_link::m_frames_ba, "1", "Frames carried B->A");
     d.stat("bytes_ab", &ethernet_link::m_bytes_ab, "B",

@@ -9,11 +9,9 @@
 
 #include <tlm>
 
-namespace trainvp {
+#include "core/tos.h"  // k_tos_compressible, the ToS a compression NIC classifies by
 
-// IP Type-of-Service value that marks a flow as compressible (inceptionn.md §VI-B: "a reserved
-// ToS value of 0x28").
-constexpr std::uint8_t k_tos_compressible = 0x28;
+namespace trainvp {
 
 struct packet_ext : tlm::tlm_extension<packet_ext> {
     std::uint32_t src = 0;  // source node id

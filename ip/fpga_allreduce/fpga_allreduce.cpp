@@ -32,7 +32,8 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
         .range("2", "4096");
     d.param("rate", &fpga_allreduce::m_rate, "40Gb/s",
             "Ethernet line rate of the card's port (smartnic.md §V-A: 40 Gbps links to the "
-            "switch; 100 Gbps cards are discussed)")
+            "switch; 100 Gbps cards are discussed); must equal the rate of the link eth_tx and "
+            "eth_rx are bound to (checked)")
         .range("1Gb/s", "400Gb/s");
     d.param("lanes", &fpga_allreduce::m_lanes, "8",
             "FP32 adder lanes (smartnic.md §V-A: 8 SIMD lanes at 40 Gbps, 16 on the 512-bit "
@@ -65,18 +66,21 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
     d.param("output_fifo", &fpga_allreduce::m_out_depth, "32KiB",
             "Output FIFO (final pieces awaiting their DMA write to host memory)")
         .range("64B", "1GiB");
-    d.param("mtu", &fpga_allreduce::m_mtu, "9000B",
-            "Payload bytes per Ethernet frame between cards (jumbo frames; smartnic.md "
-            "footnote 1: the usable fraction alpha of the 40 Gbps bandwidth was very close to 1, "
-            "which 9000 B frames give: 9000/9038 = 0.996)")
-        .range("46B", "65536B");
-    d.param("frame_overhead", &fpga_allreduce::m_frame_overhead, "38B",
-            "Wire bytes per frame besides the payload: Ethernet header 14 B + FCS 4 B + "
-            "preamble/SFD 8 B + inter-frame gap 12 B (IEEE 802.3); inter-card frames carry no "
-            "IP/TCP headers (smartnic.md §V-A: Intel IKL direct inter-FPGA links)");
-    d.param("min_wire", &fpga_allreduce::m_min_wire, "84B",
-            "Smallest frame on the wire (64 B minimum frame + preamble/SFD + gap, IEEE 802.3): "
-            "the size of a credit frame");
+    {
+        framing::spec f;
+        f.mtu = "9000B";
+        f.mtu_min = "46B";
+        f.mtu_max = "65536B";
+        f.mtu_note =
+            "jumbo frames between cards (smartnic.md footnote 1: the usable fraction alpha of the "
+            "40 Gbps bandwidth was very close to 1, which 9000 B frames give: 9000/9038 = 0.996)";
+        f.l3l4_header = "0B";
+        f.l3l4_note =
+            "inter-card frames carry no IP/TCP headers (smartnic.md §V-A: Intel IKL direct "
+            "inter-FPGA links)";
+        f.min_wire_note = "the size of a credit frame";
+        framing::declare(d, f);
+    }
     d.param("dma_burst", &fpga_allreduce::m_dma_burst, "256B",
             "DMA burst (the common PCIe max payload size)")
         .range("32B", "4KiB");
@@ -113,14 +117,17 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
     d.initiator("notify", &fpga_allreduce::notify, "nic",
                 "Completions to the host (SEND_DONE with the request's msg_id)");
     d.initiator("pcie", &fpga_allreduce::pcie, "mem", "DMA to and from host memory over PCIe");
-    d.initiator("eth_tx", &fpga_allreduce::eth_tx, "eth", "Frames to the Ethernet link");
-    d.target("eth_rx", &fpga_allreduce::eth_rx, "eth", "Frames from the Ethernet link");
+    d.initiator("eth_tx", &fpga_allreduce::eth_tx, "eth", "Frames to the Ethernet link").line_rate =
+        "rate";
+    d.target("eth_rx", &fpga_allreduce::eth_rx, "eth", "Frames from the Ethernet link").line_rate =
+        "rate";
 
     d.headline("requests", &fpga_allreduce::m_requests_done, "1", "All-reduce requests completed");
     d.stat("bytes_reduced", &fpga_allreduce::m_bytes_reduced, "B",
            "FP32 bytes all-reduced (sum of request sizes)");
     d.stat("tx_frames", &fpga_allreduce::m_tx_frames, "1",
-           "Data transactions sent (one per piece; each carries ceil(payload/mtu) frames)");
+           "Data transactions sent (one per piece; each carries ceil(payload / (mtu - "
+           "l3l4_header)) frames)");
     d.stat("tx_payload", &fpga_allreduce::m_tx_payload, "B",
            "Payload bytes sent as carried (compressed with bfp)");
     d.stat("tx_wire", &fpga_allreduce::m_tx_wire, "B", "Wire bytes sent, data and credit frames");
@@ -160,6 +167,7 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
 fpga_allreduce::fpga_allreduce(const sc_core::sc_module_name& name, const params& p)
     : ip_module(name, p) {
     p.apply(*this);
+    check(p, path());
     auto fail = [&](const std::string& key, const std::string& what) {
         const config_node* v = p.find(key);
         throw input_error(v ? v->loc() : p.where(), path() + "." + key, what);
@@ -205,12 +213,6 @@ fpga_allreduce::fpga_allreduce(const sc_core::sc_module_name& name, const params
     spawn_thread("adder", [this] { adder_thread(); });
     spawn_thread("tx", [this] { tx_thread(); });
     spawn_thread("output", [this] { output_thread(); });
-}
-
-std::uint64_t fpga_allreduce::wire_bytes(std::uint64_t payload) const {
-    const std::uint64_t frames =
-        std::max<std::uint64_t>(1, (payload + m_mtu.bytes - 1) / m_mtu.bytes);
-    return std::max(payload + frames * m_frame_overhead.bytes, m_min_wire.bytes);
 }
 
 std::uint64_t fpga_allreduce::encoded_bytes(std::uint64_t elements) const {
@@ -596,7 +598,7 @@ void fpga_allreduce::tx_thread() {
             credit.src = static_cast<std::uint32_t>(m_node_id);
             credit.dst = static_cast<std::uint32_t>((m_node_id + m_ring_size - 1) % m_ring_size);
             credit.tag = k_credit_tag;
-            credit.wire = static_cast<std::uint32_t>(m_min_wire.bytes);
+            credit.wire = static_cast<std::uint32_t>(min_wire());
             send_frame(credit, ready);
             ++m_credit_frames;
             continue;
@@ -660,7 +662,7 @@ void fpga_allreduce::send_data(std::size_t pos) {
     ext.raw_payload = static_cast<std::uint32_t>(it.bytes);
     ext.payload = static_cast<std::uint32_t>(encoded_bytes(pc.count));
     ext.compressed = m_bfp != nullptr;
-    ext.wire = static_cast<std::uint32_t>(wire_bytes(ext.payload));
+    ext.wire = static_cast<std::uint32_t>(transfer_wire(ext.payload));
     if (it.data) {
         auto bytes = std::make_shared<std::vector<std::uint8_t>>();
         if (m_bfp) {

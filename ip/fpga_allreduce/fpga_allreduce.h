@@ -30,15 +30,16 @@
 
 #include "ip/codecs/bfp_codec.h"
 #include "ip/dma/dma_channel.h"
-#include "kit/ip_module.h"
+#include "ip/ethernet/framing.h"
 #include "ip/ethernet/packet_ext.h"
+#include "kit/ip_module.h"
 #include "kit/timed_resource.h"
 #include "traces/traced_level.h"
 #include "workloads/drivers/nic_capabilities.h"
 
 namespace trainvp::ip {
 
-class fpga_allreduce : public ip_module, public nic_capabilities {
+class fpga_allreduce : public ip_module, public framing, public nic_capabilities {
 public:
     tlm_utils::simple_target_socket<fpga_allreduce> host{"host"};
     tlm_utils::simple_initiator_socket<fpga_allreduce> notify{"notify"};
@@ -92,7 +93,6 @@ private:
                          const sc_core::sc_time& start, unsigned char* data);
     void send_frame(packet_ext& ext, const sc_core::sc_time& ready);
     void send_data(std::size_t pos);
-    std::uint64_t wire_bytes(std::uint64_t payload) const;
     std::uint64_t encoded_bytes(std::uint64_t elements) const;
     std::size_t tx_free() const { return m_tx_slots - m_tx_fifo.size() - m_tx_reserved; }
 
@@ -105,9 +105,6 @@ private:
     units::duration m_adder_latency;
     units::data_size m_segment;
     units::data_size m_in_depth, m_rx_depth, m_tx_depth, m_out_depth;
-    units::data_size m_mtu;
-    units::data_size m_frame_overhead;
-    units::data_size m_min_wire;
     units::data_size m_dma_burst;
     std::uint64_t m_dma_outstanding = 0;
     enum class compression { NONE, BFP };

@@ -37,9 +37,10 @@ void inceptionn_nic::declare(type_decl<inceptionn_nic>& d) {
         "frame's compressed size from a Table III bit-width histogram; functional runs the "
         "frame's floats through the codec.");
     declare_common(d);
-    d.param("engine_clock", &inceptionn_nic::m_clock, "100MHz",
-            "Clock of the compression and decompression engines (inceptionn.md §VII-C: the "
-            "accelerators run at the NIC's 100 MHz); one 256-bit burst per cycle (§VI-A)")
+    d.param("clock", &inceptionn_nic::m_clock, "100MHz",
+            "Clock of the NIC and so of its compression and decompression engines "
+            "(inceptionn.md §VII-C: the accelerators run at the NIC's 100 MHz); one 256-bit "
+            "burst per cycle (§VI-A)")
         .range("1MHz", "10GHz");
     d.param("frame_header", &inceptionn_nic::m_frame_header, "54B",
             "Header bytes ahead of the payload in the engines' AXI stream, passed uncompressed "
@@ -98,9 +99,8 @@ void inceptionn_nic::declare(type_decl<inceptionn_nic>& d) {
 }
 
 inceptionn_nic::inceptionn_nic(const sc_core::sc_module_name& name, const params& p)
-    : basic_nic(name, p, deferred_params{}), m_rng(ctx().rng_for(path())) {
-    p.apply(*this);
-    setup(p);
+    : nic_base(name, p), m_rng(ctx().rng_for(path())) {
+    p.apply(*this);  // every declared param: its own, and nic_base's again to the same values
     auto loc_of = [&](const char* key) {
         const config_node* v = p.find(key);
         return v != nullptr ? v->loc() : p.where();
@@ -174,7 +174,7 @@ std::uint64_t inceptionn_nic::compressed_bytes(tx_frame& f) {
                         " carries no data (its sender runs in timing mode)");
     }
     const std::vector<std::uint8_t>& msg = *f.ext.data;
-    const std::uint64_t off = static_cast<std::uint64_t>(f.ext.seq) * mss();
+    const std::uint64_t off = static_cast<std::uint64_t>(f.ext.seq) * frame_payload();
     if (off + raw > msg.size()) {
         throw sim_error(path() + ": message " + std::to_string(f.ext.msg_id) + " carries " +
                         std::to_string(msg.size()) + " B of data for " +
@@ -246,14 +246,14 @@ sc_core::sc_time inceptionn_nic::tx_process_train(tx_frame& f) {
     const std::uint64_t n = f.ext.train;
     if (f.ext.tos != k_tos_compressible) {
         m_bypassed_frames += n;
-        return basic_nic::tx_process_train(f);
+        return nic_base::tx_process_train(f);
     }
     std::uint64_t out_total = 0, wire_total = 0, n_cycles = 0;
     std::uint64_t head_cycles = 0, tail_cycles = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t raw = i + 1 < n ? mss() : f.tail_raw;
+        const std::uint64_t raw = i + 1 < n ? frame_payload() : f.tail_raw;
         const std::uint64_t out = draw_compressed_bytes(m_hist, raw / 4, m_rng) + raw % 4;
-        const std::uint64_t wire = wire_bytes(out);
+        const std::uint64_t wire = frame_wire(out);
         const std::uint64_t c = cycles(m_frame_header.bytes) + cycles(raw);
         out_total += out;
         wire_total += wire;
@@ -300,8 +300,8 @@ std::pair<sc_core::sc_time, sc_core::sc_time> inceptionn_nic::rx_process_train(
     packet_ext& ext, const sc_core::sc_time& head, const sc_core::sc_time& tail) {
     if (!ext.compressed) return {head, tail};
     const std::uint64_t n = ext.train;
-    const std::uint64_t tail_raw = ext.raw_payload - (n - 1) * mss();
-    const std::uint64_t full = decompress_cycles(mss());
+    const std::uint64_t tail_raw = ext.raw_payload - (n - 1) * frame_payload();
+    const std::uint64_t full = decompress_cycles(frame_payload());
     const std::uint64_t last = decompress_cycles(tail_raw);
     const timed_resource::slot s = m_decompressor.reserve(head, cycle_time((n - 1) * full + last));
     const sc_core::sc_time tail_end = std::max(s.end, tail + cycle_time(last));
@@ -351,7 +351,7 @@ sc_core::sc_time inceptionn_nic::rx_process(packet_ext& ext, const sc_core::sc_t
         // Functional: decode this frame's stream into the message being reassembled.
         if (!m.data) m.data = std::make_shared<std::vector<std::uint8_t>>(ext.msg_bytes);
         const std::vector<std::uint8_t>& in = *ext.data;
-        const std::uint64_t off = static_cast<std::uint64_t>(ext.seq) * mss();
+        const std::uint64_t off = static_cast<std::uint64_t>(ext.seq) * frame_payload();
         if (off + raw > m.data->size()) {
             throw sim_error(path() + ": frame " + std::to_string(ext.seq) + " of message " +
                             std::to_string(ext.msg_id) + " from node " + std::to_string(ext.src) +
@@ -390,7 +390,7 @@ sc_core::sc_time inceptionn_nic::rx_process(packet_ext& ext, const sc_core::sc_t
 }
 
 void inceptionn_nic::end_of_run() {
-    basic_nic::end_of_run();
+    nic_base::end_of_run();
     m_ratio.set(m_bytes_out.value() ? static_cast<double>(m_bytes_in.value()) /
                                           static_cast<double>(m_bytes_out.value())
                                     : 0.0);

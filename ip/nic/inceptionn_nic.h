@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "ip/codecs/inceptionn_codec.h"
-#include "ip/nic/basic_nic.h"
+#include "ip/nic/nic_base.h"
 
 namespace trainvp::ip {
 
-class inceptionn_nic : public basic_nic {
+class inceptionn_nic : public nic_base {
 public:
     enum class payload_mode { TIMING, FUNCTIONAL };
 

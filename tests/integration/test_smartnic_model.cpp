@@ -82,7 +82,7 @@ templates:
       pcie: {type: pcie.link, gen: 3, lanes: 16, max_payload: 4096B, max_read_request: 4096B}
       fpga: {type: fpga.allreduce, node_id: "${index}", ring_size: RING, rate: 40Gb/s,
              segment: 64KiB, order: rounds, input_fifo: 256KiB, rx_fifo: 512KiB, tx_fifo: 8MiB,
-             output_fifo: 256KiB, dma_burst: 4KiB, mtu: 9000B, frame_overhead: 38B, compression: COMP}
+             output_fifo: 256KiB, dma_burst: 4KiB, mtu: 9000B, l2_overhead: 38B, compression: COMP}
       link: {type: ethernet.link, rate: 40Gb/s, propagation: 10ns}
     connections:
       - host.mem -> mem.target[0]

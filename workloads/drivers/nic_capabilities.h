@@ -7,13 +7,9 @@
 
 #include <cstdint>
 
-namespace trainvp {
+#include "core/tos.h"  // k_tos_compressible: the ToS compression NICs classify by
 
-// The IP ToS INCEPTIONN reserves for compressible traffic (inceptionn.md §VI-B): the value
-// `compression: true` marks an exchange with.  Equal to ip/ethernet/packet_ext.h's
-// k_tos_compressible, which the frames carry (platform/block_index.cpp checks that they agree;
-// this layer sits below the blocks and cannot include it).
-constexpr std::uint8_t k_compressible_tos = 0x28;
+namespace trainvp {
 
 class nic_capabilities {
 public:

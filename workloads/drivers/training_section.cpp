@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "core/tos.h"
 #include "workloads/drivers/functional_check.h"
 #include "workloads/drivers/host_roster.h"
 #include "workloads/drivers/section_registry.h"
@@ -144,31 +145,17 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
     }
     o.iterations = static_cast<int>(m_iterations);
     const config_node* tos = t.find("tos");
-    if (tos != nullptr) {
-        // A ToS is written in hex as often as in decimal (0x28, inceptionn.md §V).
-        std::size_t used = 0;
-        unsigned long x = 0;
-        try {
-            x = std::stoul(m_tos, &used, 0);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (m_tos.empty() || used != m_tos.size() || x > 255) {
-            throw input_error(tos->loc(), key_of("tos"),
-                              "'" + m_tos + "' is not a ToS byte (0..255, e.g. 0x28)");
-        }
-        o.tos = static_cast<std::uint8_t>(x);
-    }
+    if (tos != nullptr) o.tos = parse_tos(*tos, key_of("tos"));
     // `compression: true` is the paper's MPI_collective_communication_comp (inceptionn.md
     // §VI-B): the exchange's sockets get the reserved ToS 0x28, which the NIC compresses.
     const config_node* compression = t.find("compression");
     if (m_compression) {
-        if (tos != nullptr && o.tos != k_compressible_tos) {
+        if (tos != nullptr && o.tos != k_tos_compressible) {
             throw input_error(
                 compression->loc(), key_of("compression"),
                 "compression marks the exchange with ToS 0x28, but tos is " + tos->scalar());
         }
-        o.tos = k_compressible_tos;
+        o.tos = k_tos_compressible;
     }
 
     // The hosts: each must run ops and have a node id.
@@ -233,7 +220,7 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
 
     // Frames marked compressible must meet a NIC that compresses them: a plain NIC would send
     // them uncompressed, and the run would silently measure the baseline.
-    if (o.tos == k_compressible_tos) {
+    if (o.tos == k_tos_compressible) {
         const config_node* why = compression != nullptr ? compression : tos;
         const std::string why_key = compression != nullptr ? "compression" : "tos";
         for (const host* h : all) {

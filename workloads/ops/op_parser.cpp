@@ -6,6 +6,7 @@
 
 #include "core/did_you_mean.h"
 #include "core/param_decl.h"
+#include "core/tos.h"
 
 namespace trainvp::ops {
 
@@ -280,20 +281,9 @@ private:
                 o.tag = static_cast<std::uint32_t>(param_parse::to_int(v, d, key));
                 break;
             }
-            case field_type::TOS: {
-                static const param_decl d = decl(param_kind::INT, "0", "255");
-                std::uint64_t hex = 0;
-                if (v.is_scalar() && parse_hex(v.scalar(), hex)) {
-                    if (hex > 255) {
-                        throw input_error(v.loc(), key,
-                                          "'" + v.scalar() + "' is out of range " + d.range_text);
-                    }
-                    o.tos = static_cast<std::uint8_t>(hex);
-                } else {
-                    o.tos = static_cast<std::uint8_t>(param_parse::to_int(v, d, key));
-                }
+            case field_type::TOS:
+                o.tos = parse_tos(v, key);
                 break;
-            }
             case field_type::INPUTS: {
                 static const param_decl d = decl(param_kind::INT, "2", "1024");
                 o.inputs = static_cast<std::uint32_t>(param_parse::to_int(v, d, key));

@@ -34,7 +34,7 @@ struct fake_sink : workload_sink {
 };
 
 struct compressing_nic : nic_capabilities {
-    bool compresses_tos(std::uint8_t tos) const override { return tos == k_compressible_tos; }
+    bool compresses_tos(std::uint8_t tos) const override { return tos == k_tos_compressible; }
 };
 
 class fake_platform : public platform_query {

@@ -1,5 +1,6 @@
 // Ethernet link, switch and endpoint: closed-form timing (exact to the picosecond where the
-// model is deterministic), incast with drop and pause, bad params, stats and VCD.  Each TEST
+// model is deterministic), incast with drop and pause, bad params, stats and VCD; the framing
+// every frame sender shares, the binder's line-rate check and the ToS reader.  Each TEST
 // elaborates SystemC and so runs in its own process.
 //
 // Symbols in the closed forms:
@@ -14,6 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/params.h"
+#include "core/tos.h"
+#include "ip/ethernet/framing.h"
 #include "tests/support/sim_fixture.h"
 #include "tests/support/test_util.h"
 
@@ -22,7 +26,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::uint64_t k_overhead = 78;      // B, the endpoint's default
+constexpr std::uint64_t k_overhead = 78;      // B, the endpoint's l3l4_header + l2_overhead
 constexpr std::uint64_t k_ps_per_byte = 800;  // at 10 Gb/s
 constexpr std::uint64_t k_prop = 10000;       // ps, the link's default (2 m at ~5 ns/m)
 constexpr std::uint64_t k_lat = 1000000;      // ps, the switch's default latency (1 us)
@@ -605,6 +609,162 @@ TEST(ethernet_outputs, vcd_has_queue_and_busy_signals) {
     const std::string at = "\n#" + std::to_string(ser + k_prop + k_lat) + "\n";
     EXPECT_NE(vcd.find(at), std::string::npos) << at;
     EXPECT_NE(vcd.find("b11000000010 "), std::string::npos) << "1538 B in a queue";
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Framing (ip/ethernet/framing.h), shared by the NICs, the FPGA card and the endpoint
+
+// A block's framing as its declare() sets it up: `values` over the spec's defaults.
+struct framed : ip::framing {};
+framed framing_of(const ip::framing::spec& s,
+                  const std::vector<std::pair<std::string, std::string>>& values = {}) {
+    param_list<framed> d;
+    ip::framing::declare(d, s);
+    std::vector<param_value> v;
+    for (const auto& [name, text] : values) {
+        v.push_back({name, config_node::scalar_node(text, source_loc{"t.yaml", 1, 1})});
+    }
+    framed f;
+    params("x", v).apply(f, d.params());
+    return f;
+}
+
+ip::framing::spec nic_spec() {
+    ip::framing::spec s;
+    s.mtu = "1500B";
+    s.mtu_min = "576B";
+    s.mtu_max = "9216B";
+    return s;
+}
+
+TEST(ethernet_framing, frames_payload_and_wire_bytes) {
+    const framed f = framing_of(nic_spec());
+    EXPECT_EQ(f.frame_payload(), 1460u);  // the TCP MSS of a 1500 B MTU
+    EXPECT_EQ(f.frames(0), 1u);           // an empty message is one frame
+    EXPECT_EQ(f.frames(1460), 1u);
+    EXPECT_EQ(f.frames(1461), 2u);
+    EXPECT_EQ(f.frame_wire(1460), 1538u);  // + 40 B IPv4/TCP + 38 B Ethernet
+    EXPECT_EQ(f.frame_wire(0), 84u);       // padded to the minimum frame
+    EXPECT_EQ(f.frame_wire(6), 84u);
+    EXPECT_EQ(f.frame_wire(7), 85u);
+    EXPECT_EQ(f.transfer_wire(1460), f.frame_wire(1460));
+    EXPECT_EQ(f.transfer_wire(2920), 2 * f.frame_wire(1460));
+    EXPECT_EQ(f.min_wire(), 84u);
+}
+
+TEST(ethernet_framing, frames_without_ip_headers) {
+    // fpga.allreduce's inter-card frames: 9000 B of payload, no IP/TCP headers.
+    ip::framing::spec s = nic_spec();
+    s.mtu_max = "65536B";
+    const framed f = framing_of(s, {{"mtu", "9000B"}, {"l3l4_header", "0B"}});
+    EXPECT_EQ(f.frame_payload(), 9000u);
+    EXPECT_EQ(f.transfer_wire(9000), 9038u);
+    // Two frames in one transfer, the last of 1 B: counted unpadded (framing.h).
+    EXPECT_EQ(f.transfer_wire(9001), 9001u + 2 * 38);
+}
+
+TEST(ethernet_framing, the_mtu_must_exceed_the_l3l4_headers) {
+    ip::framing::spec s = nic_spec();
+    s.mtu_min = "1B";
+    const framed f = framing_of(s, {{"mtu", "40B"}});
+    params p("node[0].nic", {});
+    p.set_where(source_loc{"t.yaml", 3, 9});
+    try {
+        f.check(p, p.path());
+        FAIL() << "no error";
+    } catch (const input_error& e) {
+        EXPECT_STREQ(e.what(),
+                     "t.yaml:3:9: error: node[0].nic.mtu: the MTU must exceed l3l4_header");
+    }
+}
+
+TEST(ethernet_framing, the_endpoint_frame_is_its_payload_with_headers_and_l2_overhead) {
+    // 1000 B + 0 B of IP/TCP + 30 B outside the MTU: 1030 B on the wire.
+    auto o =
+        run(point_to_point("dst: 1, frames: 1, payload: 1000B, l3l4_header: 0B, "
+                           "l2_overhead: 30B",
+                           "expect: 1"));
+    ASSERT_EQ(o.r.status, run_status::FINISHED);
+    EXPECT_EQ(count(o, "cable", "bytes_ab"), 1030u);
+    EXPECT_EQ(o.r.end_time.value(), 1030 * k_ps_per_byte + k_prop);
+}
+
+TEST(ethernet_framing, the_endpoint_pads_to_its_min_wire) {
+    auto o = run(point_to_point("dst: 1, frames: 1, payload: 1B, min_wire: 100B", "expect: 1"));
+    ASSERT_EQ(o.r.status, run_status::FINISHED);
+    EXPECT_EQ(count(o, "cable", "bytes_ab"), 100u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. Line rates: a NIC and the link it is bound to serialise at one rate (platform/binder.cpp)
+
+std::string nic_on_link(const std::string& nic, const std::string& link) {
+    return R"(
+components:
+  nic: {type: nic.basic)" +
+           nic + R"(}
+  cable: {type: ethernet.link)" +
+           link + R"(}
+connections:
+  - nic.eth_tx -> cable.a_in
+  - cable.a_out -> nic.eth_rx
+)";
+}
+
+TEST(ethernet_line_rate, a_nic_faster_than_its_link_is_an_input_error) {
+    EXPECT_EQ(test::elaboration_error(nic_on_link(", rate: 40Gb/s", ", rate: 10Gb/s")),
+              "t.yaml:3:32: error: nic.rate: 40Gb/s does not match cable.rate (10Gb/s, at "
+              "t.yaml:4:38) across 'nic.eth_tx -> cable.a_in': both ends of a link serialise "
+              "frames at one line rate");
+}
+
+TEST(ethernet_line_rate, the_value_the_config_gives_is_blamed) {
+    // nic.basic keeps its default 10 Gb/s; the link's 25 Gb/s is what the config says.
+    EXPECT_EQ(test::elaboration_error(nic_on_link("", ", rate: 25Gb/s")),
+              "t.yaml:4:38: error: cable.rate: 25Gb/s does not match nic.rate (10Gb/s, its "
+              "default) across 'nic.eth_tx -> cable.a_in': both ends of a link serialise frames "
+              "at one line rate");
+}
+
+TEST(ethernet_line_rate, equal_rates_in_other_units_bind) {
+    // 40 Gb/s = 5 GB/s: the rates are compared as values, not as text.  The NIC's other
+    // sockets are left unbound, which is the next error.
+    const std::string e = test::elaboration_error(nic_on_link(", rate: 40Gb/s", ", rate: 5GB/s"));
+    EXPECT_NE(e.find("not bound"), std::string::npos) << e;
+}
+
+TEST(ethernet_line_rate, an_endpoint_has_no_line_rate_of_its_own) {
+    // The endpoint's `rate` is an offered rate (0 = as fast as the link takes frames).
+    auto o = run(point_to_point("dst: 1, frames: 1, payload: 1000B, rate: 1Gb/s", "expect: 1",
+                                "rate: 40Gb/s"));
+    EXPECT_EQ(o.r.status, run_status::FINISHED);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. The ToS a frame carries, as configs write it (core/tos.h: send ops and the training section)
+
+std::string tos_error(const std::string& text) {
+    try {
+        parse_tos(config_node::scalar_node(text, source_loc{"t.yaml", 2, 7}), "x.tos");
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ethernet_tos, decimal_or_hex) {
+    const source_loc at{"t.yaml", 2, 7};
+    EXPECT_EQ(parse_tos(config_node::scalar_node("40", at), "x.tos"), k_tos_compressible);
+    EXPECT_EQ(parse_tos(config_node::scalar_node("0x28", at), "x.tos"), k_tos_compressible);
+    EXPECT_EQ(parse_tos(config_node::scalar_node("0XfF", at), "x.tos"), 255);
+    EXPECT_EQ(parse_tos(config_node::scalar_node("0", at), "x.tos"), 0);
+}
+
+TEST(ethernet_tos, a_bad_tos_names_its_key) {
+    EXPECT_EQ(tos_error("0x100"), "t.yaml:2:7: error: x.tos: '0x100' is out of range [0, 255]");
+    EXPECT_EQ(tos_error("256"), "t.yaml:2:7: error: x.tos: '256' is out of range [0, 255]");
+    EXPECT_EQ(tos_error("0x2g"), "t.yaml:2:7: error: x.tos: '0x2g' is not an integer");
+    EXPECT_EQ(tos_error("4.5"), "t.yaml:2:7: error: x.tos: '4.5' is not an integer");
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ TEST(comm_thread_rate, two_comm_cores_double_the_rate_message_granularity) {
 // pacing holds the message to B / R (measured B / R + 0.71 us at both granularities).
 // Latency room 2 us: the last frame's compression and decompression (~0.3 us each at 1 GHz)
 // come on top.
-const std::string k_inceptionn = "nic.inceptionn, histogram: [1, 0, 0, 0], engine_clock: 1GHz";
+const std::string k_inceptionn = "nic.inceptionn, histogram: [1, 0, 0, 0], clock: 1GHz";
 
 TEST(comm_thread_rate, inceptionn_nic_paces_the_raw_bytes) {
     expect_paced(run(", comm_thread_rate: 10Gb/s", {}, k_inceptionn, "0x28"), k_b_over_r_ns,

@@ -75,7 +75,7 @@ TEST(inceptionn_nic, one_compressed_frame_closed_form) {
 // 170 B compressed, a speed-up of 1538 / 170 = 9.05, not 15.9.
 TEST(inceptionn_nic, frames_are_not_fewer_so_speedup_is_below_the_ratio) {
     const std::string bytes = std::to_string(400 * 1460) + "B";
-    auto comp = run(pair(bytes, ", tos: 40", k_all_2bit + ", engine_clock: 1GHz"));
+    auto comp = run(pair(bytes, ", tos: 40", k_all_2bit + ", clock: 1GHz"));
     EXPECT_EQ(stat(comp, "n[0].nic", "tx_frames"), 400);
     const double ratio = stat(comp, "n[0].nic", "compression_ratio");
     EXPECT_DOUBLE_EQ(ratio, 1460.0 / 92.0);

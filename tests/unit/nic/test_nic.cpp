@@ -4,11 +4,33 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ip/nic/nic_base.h"
+#include "kit/registry.h"
 #include "tests/support/sim_fixture.h"
 #include "tests/unit/nic/nic_pair.h"
 
 namespace trainvp {
 namespace {
+
+// A NIC as a plugin writes one: nic_base with a per-frame hook (1 us of processing per TX frame)
+// and no train hooks.  It must send frame by frame at message granularity too (sends_trains is
+// false unless a NIC says otherwise), or its middle frames would skip the hook.
+class frame_hook_nic : public ip::nic_base {
+public:
+    frame_hook_nic(const sc_core::sc_module_name& name, const params& p) : nic_base(name, p) {
+        p.apply(*this);
+    }
+    static void declare(type_decl<frame_hook_nic>& d) {
+        d.describe("Test NIC: nic_base with 1 us of processing per TX frame (tests/unit/nic)");
+        declare_common(d);
+    }
+
+protected:
+    sc_core::sc_time tx_process(tx_frame& f) override {
+        return f.ready + sc_core::sc_time(1, sc_core::SC_US);
+    }
+};
+TRAINVP_REGISTER_IP(frame_hook_nic, "test.frame_hook_nic");
 
 std::string pair(const std::string& bytes, const std::string& nic_extra = "") {
     return test::nic_pair("nic.basic", bytes, "", nic_extra);
@@ -66,6 +88,23 @@ TEST(nic, message_and_frame_costs) {
     auto j = run(pair("1000B", ", message_cost: 5us, tx_frame_cost: 300ns, rx_frame_cost: 200ns"));
     const std::uint64_t dma = 78125 + 100000;
     EXPECT_EQ(stat(j, "n[1].drv", "last_received"), 5000000 + dma + 300000 + 862400 + 200000 + dma);
+}
+
+// 100 full frames, each ready 1 us after its DMA: the first leaves at dma + 1 us, the rest
+// follow at the MAC's 1230.4 ns, at packet and at message granularity alike (one elaboration
+// per process: one TEST each).
+void expect_frame_by_frame(const std::string& grain) {
+    auto j = run(test::nic_pair("test.frame_hook_nic", "146000B", "", ""),
+                 {"simulation.granularity=" + grain});
+    const std::uint64_t dma = 114063 + 100000, hook = 1000000, mac = 1230400;
+    EXPECT_EQ(stat(j, "n[0].drv", "last_send_done"), dma + hook + 100 * mac);
+    EXPECT_EQ(stat(j, "n[1].drv", "last_received"), dma + hook + 100 * mac + dma);
+}
+
+TEST(nic, a_nic_with_only_frame_hooks_at_packet_granularity) { expect_frame_by_frame("packet"); }
+
+TEST(nic, a_nic_with_only_frame_hooks_sends_frame_by_frame_at_message_granularity) {
+    expect_frame_by_frame("message");
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ TEST(block_index, answers_for_hosts_their_node_id_sink_and_nic) {
     ASSERT_TRUE(host->nic.has_value());
     EXPECT_EQ(host->nic->path, "node[2].nic");
     EXPECT_EQ(host->nic->type, "nic.basic");
-    EXPECT_FALSE(host->nic->compresses_tos(k_compressible_tos));
+    EXPECT_FALSE(host->nic->compresses_tos(k_tos_compressible));
 
     const auto mem = index.block("node[0].mem");
     ASSERT_TRUE(mem.has_value());
@@ -51,7 +51,7 @@ TEST(block_index, a_compression_nic_says_what_it_compresses) {
     ASSERT_TRUE(host.has_value() && host->nic.has_value());
     EXPECT_EQ(host->node_id, 1u);
     EXPECT_EQ(host->nic->type, "nic.inceptionn");
-    EXPECT_TRUE(host->nic->compresses_tos(k_compressible_tos));
+    EXPECT_TRUE(host->nic->compresses_tos(k_tos_compressible));
     EXPECT_FALSE(host->nic->compresses_tos(0));
 }
 
