@@ -3,6 +3,9 @@
 // its NIC (`nic`, `nic_notify`), kernels and copies on its accelerator (`accel`).  Four units
 // run concurrently, each its ops in list order: cpu (the compute cores), comm (the cores set
 // aside for communication), gpu and copy.  It is a driver: the run ends when every op is done.
+// The block keeps the sockets, params, statistics and the unit engines (unit_step); what it
+// holds of its op stream is an op_window, its messages in flight a message_matcher (both pure
+// C++, tested alone: ip/host/README.md).
 #pragma once
 
 #include <array>
@@ -190,9 +193,10 @@ private:
     std::array<memory_stream, ops::k_op_units> m_streams;
     std::array<unit_run, ops::k_op_units> m_units;
 
-    // What every op or message touches is declared together, from the matcher's SEND table to
-    // the window's front (a few cache lines: at 1024 nodes each line of a host is a miss per
-    // visit): message_matcher ends with its hot members, op_window begins with its own.
+    // What every op or message touches is declared together (a few cache lines: at 1024 nodes
+    // each line of a host is a miss per visit): the matcher and the window each begin on a
+    // cache line with theirs, in lines by when they are touched, and the units' waits and the
+    // done count share one line between them.
     // Messages in flight: the SENDs awaiting SEND_DONE, the posted RECVs, the unexpected queue.
     message_matcher m_messages;
     // Per unit: the op it waits for (k_none: none, or its message) while its engine is parked.

@@ -7,7 +7,7 @@
 // resolution of 1 ps (kit/sim_time.h), so that it is unit-tested alone
 // (tests/unit/host/test_message_matcher.cpp).  A message of a 1024-node ring touches it twice
 // (the RECEIVED at the receiver, the SEND_DONE at the sender): no allocation per message, and
-// what a message reads is declared together at the end, next to the host's own (host_cpu.h).
+// what a message reads is in a few cache lines.
 #pragma once
 
 #include <array>
@@ -22,7 +22,7 @@
 
 namespace trainvp::ip {
 
-class message_matcher {
+class alignas(64) message_matcher {
 public:
     static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
     // A SEND (or ALLREDUCE) op awaiting SEND_DONE, with what SEND_DONE needs of it (its slot
@@ -91,17 +91,19 @@ private:
         std::uint32_t tag = 0;
     };
 
-    // Read at a RECV's start and at an arrival no unit waits for; first, so that what every
-    // message reads (below) ends the object, next to the host's own hot members (host_cpu.h).
-    std::deque<arrival> m_unexpected;
+    // In cache lines by when they are touched (the matcher is aligned to a line).  Line 0: a
+    // RECEIVED (receive), a RECV's start (post_recv).
     std::array<posted_recv, ops::k_op_units> m_posted{};
-    std::uint64_t m_next_msg_id = 0;
-    // The SEND op of each message awaiting SEND_DONE, by message id: m_sends[id - m_sends_base],
-    // op k_none once done (ids are handed out in order and mostly complete in order, so this
-    // stays short; no node allocated per message as a map would).
+    // Line 1: a SEND's start (post_send), its SEND_DONE (complete_send).  The SEND op of each
+    // message awaiting SEND_DONE, by message id: m_sends[id - m_sends_base], op k_none once
+    // done (ids are handed out in order and mostly complete in order, so this stays short; no
+    // node allocated per message as a map would).
     flat_queue<pending_send> m_sends;
     std::uint64_t m_sends_base = 0;
     std::size_t m_sends_pending = 0;
+    std::uint64_t m_next_msg_id = 0;
+    // Line 2 (its ends): a RECV's start, an arrival no unit waits for.
+    std::deque<arrival> m_unexpected;
 };
 
 }  // namespace trainvp::ip

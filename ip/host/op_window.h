@@ -25,7 +25,7 @@
 
 namespace trainvp::ip {
 
-class op_window {
+class alignas(64) op_window {
 public:
     using op_kind = ops::op_kind;
     using op_unit = ops::op_unit;
@@ -196,30 +196,34 @@ private:
     void record_run(std::size_t i, workloads::host_run& run,
                     std::array<std::size_t, ops::k_op_units>& last) const;
 
-    // What every op touches, together (a few cache lines: at 1024 nodes each line of a host is
-    // a miss per visit).  Ops [m_first, m_first + m_window.size()) of the stream, their
-    // dependencies m_deps (each the distance back to the op waited for; positions from
-    // m_deps_first).  Contiguous (flat_queue): a slot is one load away.
+    // What every op touches, in cache lines by when it is touched (the window is aligned to a
+    // line; at 1024 nodes each line of a host is a miss per visit, docs/performance.md).  Ops
+    // [m_first, m_first + m_window.size()) of the stream, their dependencies m_deps (each the
+    // distance back to the op waited for; positions from m_deps_first).  Contiguous
+    // (flat_queue): a slot is one load away.
+    // Line 0: op_at, status_of.
     flat_queue<slot> m_window;
     flat_queue<op_status> m_status;  // the window's, in step
-    flat_queue<std::uint32_t> m_deps;
-    std::size_t m_deps_first = 0;
+    // Line 1: the index base, the chunks (complete, retire_chunks), the run's size.
     std::size_t m_first = 0;
-    // Per unit: its ops in the window not yet passed; how many it has passed, and how many it
-    // has in the whole stream.
-    std::array<flat_queue<std::size_t>, ops::k_op_units> m_unit_ops;
-    std::array<std::size_t, ops::k_op_units> m_unit_passed{};
-    std::array<std::size_t, ops::k_op_units> m_unit_total{};
+    std::size_t m_deps_first = 0;
     flat_queue<chunk> m_chunks;
-    flat_queue<run_record> m_records;  // the window's, in step, when m_record_runs
+    std::size_t m_total = 0;
     bool m_record_runs = true;
     bool m_keep_names = false;
-    std::size_t m_next_chunk = 0;
-    std::size_t m_chunks_total = 0;
-    std::size_t m_total = 0;
-    std::unique_ptr<ops::op_source> m_source;
+    // Lines 2-3: per unit, its ops in the window not yet passed (32 B each).
+    std::array<flat_queue<std::size_t>, ops::k_op_units> m_unit_ops;
+    // Line 4: how many each unit has passed; the pool of `after` lists longer than two.
+    std::array<std::size_t, ops::k_op_units> m_unit_passed{};
+    flat_queue<std::uint32_t> m_deps;
+    // Line 5: the run records (with the breakdown only), how many ops each unit has in all.
+    flat_queue<run_record> m_records;  // the window's, in step, when m_record_runs
+    std::array<std::size_t, ops::k_op_units> m_unit_total{};
 
     // Touched per chunk, or at the end.
+    std::size_t m_next_chunk = 0;
+    std::size_t m_chunks_total = 0;
+    std::unique_ptr<ops::op_source> m_source;
     flat_queue<std::string> m_names;  // the window's, when m_keep_names (the timeline is on)
     std::size_t m_max_live = 0;
     // The breakdown's records of the retired chunks' ops (compact: critical_path.h's op_run),
