@@ -7,9 +7,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "ip/host/accel_op_ext.h"
 #include "core/did_you_mean.h"
 #include "ip/ethernet/packet_ext.h"
+#include "ip/host/accel_op_ext.h"
 #include "kit/registry.h"
 #include "kit/sim_time.h"
 #include "workloads/ops/op_parser.h"
@@ -153,7 +153,8 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
     d.signal("copy_busy", &host_cpu::m_copy_busy, "1 while the copy unit waits on a copy");
 }
 
-host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
+host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p)
+    : ip_module(name, p), m_ops(path()) {
     p.apply(*this);
     if (m_comm_cores >= m_cores) {
         const config_node* v = p.find("comm_cores");
@@ -183,11 +184,7 @@ host_cpu::~host_cpu() {
 }
 
 std::string host_cpu::describe(std::size_t i) const {
-    return describe_op(name_of(i), op_at(i).kind, i);
-}
-
-std::string host_cpu::name_of(std::size_t i) const {
-    return m_keep_names ? m_names[i - m_first] : m_source->name_of(i);
+    return describe_op(m_ops.name_of(i), m_ops.op_at(i).kind, i);
 }
 
 std::string host_cpu::track(op_unit u) const { return path() + "." + ops::unit_name(u); }
@@ -207,22 +204,16 @@ void host_cpu::accept_source(std::unique_ptr<ops::op_source> src, const source_l
 
 void host_cpu::take_ops(std::unique_ptr<ops::op_source> src, const source_loc& where,
                         const std::string& key) {
-    m_source = std::move(src);
     m_has_workload = true;
-    m_chunks_total = m_source->chunks();
-    m_total = m_source->size();
-    m_unit_total = m_source->unit_sizes();
-    m_run_last.fill(workloads::k_no_op);
-    m_record_runs = ctx().settings().breakdown;
-    m_keep_names = ctx().spans().enabled();
-    if (m_chunks_total == 0) return;
-    std::vector<ops::op> first = m_source->take(0);
+    m_ops.open(std::move(src), ctx().settings().breakdown, ctx().spans().enabled());
+    if (m_ops.chunks_total() == 0) return;
+    std::vector<ops::op> first = m_ops.source().take(0);
     // Sockets are bound by now (the binder runs before workloads are handed out), so an op on a
     // unit this host lacks is reported here, naming the op, rather than as a stall.  Every
     // chunk of a generated stream has the same kinds of ops on the same units (one iteration
     // each), so the first stands for all.
     check_units(first, 0, where, key);
-    materialise(std::move(first));
+    m_ops.materialise(std::move(first));
 }
 
 void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,
@@ -254,127 +245,9 @@ void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,
         }
         if (problem.empty()) continue;
         // A generated op may come unnamed (no timeline): its source still names it.
-        const std::string name = o.name.empty() ? m_source->name_of(i0 + k) : o.name;
+        const std::string name = o.name.empty() ? m_ops.source().name_of(i0 + k) : o.name;
         const std::string what = describe_op(name, o.kind, i0 + k) + " " + problem;
         throw o.key.empty() ? input_error(where, key, what) : input_error(o.where, o.key, what);
-    }
-}
-
-void host_cpu::materialise_next() { materialise(m_source->take(m_next_chunk)); }
-
-void host_cpu::materialise(std::vector<ops::op> list) {
-    const std::size_t c = m_next_chunk;
-    if (m_chunks.size() >= k_max_live_chunks) {
-        throw sim_error(path() + ": internal error: chunk " + std::to_string(c) +
-                        " of the op stream would be the " + std::to_string(m_chunks.size() + 1) +
-                        "th held at once (at most " + std::to_string(k_max_live_chunks) +
-                        "): a unit ran that far ahead of the oldest unfinished one");
-    }
-    ++m_next_chunk;
-    chunk ch;
-    ch.begin = m_first + m_window.size();
-    ch.end = ch.begin + list.size();
-    ch.not_done = list.size();
-    // Ops may wait for their own chunk and the one before it: that one is still in the window
-    // (a chunk is only dropped once the next one's references to it are done).
-    const std::size_t previous = m_chunks.empty() ? ch.begin : m_chunks.back().begin;
-    m_window.reserve_more(list.size());
-    m_status.reserve_more(list.size());
-    if (m_record_runs) m_records.reserve_more(list.size());
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        const std::size_t i = ch.begin + k;
-        const ops::op& o = list[k];
-        slot s;
-        op_status st;
-        s.dep_count = static_cast<std::uint32_t>(o.after.size());
-        const bool near = s.dep_count <= k_inline_deps;
-        if (near) {
-            s.near = {0, 0};
-        } else {
-            s.dep_begin = m_deps_first + m_deps.size();
-        }
-        std::uint32_t k_dep = 0;
-        for (std::size_t d : o.after) {
-            if (d >= i || d < previous) {
-                throw std::logic_error(
-                    path() + ": op " + std::to_string(i) + " waits for op " + std::to_string(d) +
-                    (d >= i ? ", a later one" : ", before the previous chunk of its stream"));
-            }
-            if (d < ch.begin) st.refs_previous = true;
-            const auto distance = static_cast<std::uint32_t>(i - d);
-            if (near) {
-                s.near[k_dep++] = distance;
-            } else {
-                m_deps.push_back(distance);
-            }
-        }
-        if (st.refs_previous) ++ch.refs_not_done;
-        s.kind = o.kind;
-        s.unit = o.unit;
-        s.phase = ops::phase_of(o);
-        // flops and delay_ps share their place: a DELAY has no work, other kinds no delay.
-        if (o.kind == op_kind::DELAY) {
-            s.delay_ps = o.delay_ps;
-        } else {
-            s.flops = ops::work_flops(o);
-        }
-        s.bytes = o.bytes;
-        s.address = o.address;
-        s.peer = o.peer;
-        s.tag = o.tag;
-        s.tos = o.tos;
-        const ops::traffic t = ops::memory_traffic(o);
-        if (t.read_passes > UINT16_MAX || t.write_passes > UINT16_MAX) {
-            throw std::logic_error(path() + ": op " + std::to_string(i) + " makes " +
-                                   std::to_string(t.read_passes) + " read and " +
-                                   std::to_string(t.write_passes) +
-                                   " write passes over memory, more than a slot holds (65535)");
-        }
-        s.read_passes = static_cast<std::uint16_t>(t.read_passes);
-        s.write_passes = static_cast<std::uint16_t>(t.write_passes);
-        // A SUM of two inputs whose `after` holds a RECV of the same range adds that message in
-        // (collective_ops' RECV_REDUCE expansion).
-        if (o.kind == op_kind::SUM && o.inputs == 2) {
-            for (std::size_t d : o.after) {
-                const slot& r = op_at(d);  // d < i: already in the window
-                if (r.kind == op_kind::RECV && r.address == o.address && r.bytes == o.bytes) {
-                    s.sum_source = static_cast<std::uint32_t>(i - d);
-                    status_of(d).recv_summed = true;
-                    break;
-                }
-            }
-        }
-        m_unit_ops[index_of(o.unit)].push_back(i);
-        m_window.push_back(s);
-        m_status.push_back(st);
-        if (m_record_runs) m_records.push_back(run_record{});
-        if (m_keep_names) m_names.push_back(o.name);
-    }
-    ch.dep_end = m_deps_first + m_deps.size();
-    m_chunks.push_back(ch);
-    m_max_live = std::max(m_max_live, m_window.size());
-}
-
-void host_cpu::retire_chunks() {
-    while (m_chunks.size() >= 2) {
-        const chunk& c = m_chunks[0];
-        if (c.not_done > 0 || m_chunks[1].refs_not_done > 0) return;
-        // A unit still on one of its ops (a send done before the NIC took it) records it yet.
-        for (const auto& q : m_unit_ops) {
-            if (!q.empty() && q.front() < c.end) return;
-        }
-        if (m_record_runs) {
-            for (std::size_t i = c.begin; i < c.end; ++i) record_run(i, m_run, m_run_last);
-        }
-        const std::size_t n = c.end - c.begin;
-        m_window.drop_front(n);
-        m_status.drop_front(n);
-        if (m_record_runs) m_records.drop_front(n);
-        if (m_keep_names) m_names.drop_front(n);
-        m_deps.drop_front(c.dep_end - m_deps_first);
-        m_deps_first = c.dep_end;
-        m_first = c.end;
-        m_chunks.pop_front();
     }
 }
 
@@ -413,7 +286,7 @@ void host_cpu::apply_received(std::size_t i, const slot& o) {
         m_recv_data.erase(it);
         return;
     }
-    if (status_of(i).recv_summed) return;  // its SUM adds it
+    if (m_ops.status_of(i).recv_summed) return;  // its SUM adds it
     auto it = m_recv_data.find(i);
     if (it == m_recv_data.end()) return;
     std::uint8_t* dst = data_at(o.address, o.bytes);
@@ -432,24 +305,16 @@ void host_cpu::wake(std::size_t u, const sc_time& at) {
 }
 
 void host_cpu::mark_done(std::size_t i, op_kind k, const sc_time& at) {
-    op_status& s = status_of(i);
-    s.state = op_state::DONE;
-    s.done_at = at;
+    m_ops.complete(i, at.value());
     ++m_done;
     if (at > m_last_done) m_last_done = at;
     ++*m_ops_of[static_cast<std::size_t>(k)];
-    for (chunk& c : m_chunks) {
-        if (i < c.begin || i >= c.end) continue;
-        --c.not_done;
-        if (s.refs_previous) --c.refs_not_done;
-        break;
-    }
     progress_until(at);
     for (std::size_t u = 0; u < ops::k_op_units; ++u) {
         if (m_waits_for[u] == i) wake(u, at);
     }
-    if (m_done == m_total) m_all_done.notify(sc_core::SC_ZERO_TIME);
-    retire_chunks();
+    if (m_done == m_ops.total()) m_all_done.notify(sc_core::SC_ZERO_TIME);
+    m_ops.retire_chunks();
 }
 
 void host_cpu::record(const unit_run& r, op_unit u) {
@@ -458,10 +323,10 @@ void host_cpu::record(const unit_run& r, op_unit u) {
     const sc_time& start = r.start;
     const sc_time& unit_free = r.end;
     const double t = ns(unit_free - start);
-    if (m_record_runs) {
-        run_record& rec = m_records[i - m_first];
-        rec.released = unit_free;
-        rec.arrival = r.arrival;
+    if (m_ops.records_runs()) {
+        op_window::run_record& rec = m_ops.record_of(i);
+        rec.released_ps = unit_free.value();
+        rec.arrival_ps = r.arrival.value();
         rec.msg_id = r.msg_id;
     }
     m_busy_ns[index_of(u)]->add(t);
@@ -491,7 +356,7 @@ void host_cpu::record(const unit_run& r, op_unit u) {
             break;
     }
     if (ctx().spans().enabled()) {
-        std::string label = name_of(i);
+        std::string label = m_ops.name_of(i);
         if (label.empty())
             label = std::string(ops::kind_name(o.kind)) + " [" + std::to_string(i) + "]";
         span(track(u), label, ops::category(o.kind), start, unit_free);
@@ -513,23 +378,11 @@ void host_cpu::unit_step(op_unit u) {
     while (true) {
         switch (r.phase) {
             case unit_phase::NEXT: {
-                flat_queue<std::size_t>& list = m_unit_ops[w];
                 // Out of ops: the next chunk (iteration) holds this unit's next ones.
-                while (list.empty() && m_unit_passed[w] < m_unit_total[w] &&
-                       m_next_chunk < m_chunks_total) {
-                    materialise_next();
-                }
-                if (list.empty()) return;  // done: no trigger, the unit never runs again
-                r.op = list.front();
-                r.what = op_at(r.op);
-                // The unit's next ops are read soon (the next one) or a collective step later
-                // (three on), long after the window was written: fetched now, their misses
-                // overlap this op's work instead of stalling the unit (docs/performance.md).
-                for (const std::size_t k : {std::size_t{1}, std::size_t{3}}) {
-                    if (list.size() <= k) break;
-                    __builtin_prefetch(&op_at(list[k]));
-                    __builtin_prefetch(&status_of(list[k]));
-                }
+                if (!m_ops.fill(w)) return;  // done: no trigger, the unit never runs again
+                r.op = m_ops.unit_ops(w).front();
+                r.what = m_ops.op_at(r.op);
+                m_ops.prefetch_ahead(w);
                 r.dep = 0;
                 r.ready = now;
                 r.arrival = sc_core::SC_ZERO_TIME;
@@ -542,14 +395,14 @@ void host_cpu::unit_step(op_unit u) {
                 // Every op in `after` done, and its completion time reached.
                 const std::size_t i = r.op;
                 for (; r.dep < r.what.dep_count; ++r.dep) {
-                    const std::size_t d = dep(i, r.what, r.dep);
-                    const op_status& ds = status_of(d);
+                    const std::size_t d = m_ops.dep(i, r.what, r.dep);
+                    const op_status& ds = m_ops.status_of(d);
                     if (ds.state != op_state::DONE) {
                         m_waits_for[w] = d;
                         m_engine[w].park();
                         return;
                     }
-                    r.ready = std::max(r.ready, ds.done_at);
+                    r.ready = std::max(r.ready, ps_time(ds.done_ps));
                 }
                 m_waits_for[w] = k_none;
                 r.phase = unit_phase::START;
@@ -571,7 +424,7 @@ void host_cpu::unit_step(op_unit u) {
             case unit_phase::RECV_MATCH: {
                 const slot& o = r.what;
                 // nic_notify_b_transport wakes this unit at the arrival of its message.
-                if (!status_of(r.op).matched) {
+                if (!m_ops.status_of(r.op).matched) {
                     m_engine[w].park();
                     return;
                 }
@@ -599,9 +452,8 @@ void host_cpu::unit_step(op_unit u) {
                 [[fallthrough]];
             case unit_phase::FINISHED:
                 finish_op(r, u);
-                m_unit_ops[w].pop_front();
-                ++m_unit_passed[w];
-                retire_chunks();
+                m_ops.pass(w);
+                m_ops.retire_chunks();
                 r.phase = unit_phase::NEXT;
                 break;
         }
@@ -611,10 +463,10 @@ void host_cpu::unit_step(op_unit u) {
 void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
     const std::size_t i = r.op;
     const slot& o = r.what;
-    status_of(i).state = op_state::RUNNING;
+    m_ops.status_of(i).state = op_state::RUNNING;
     r.start = now;
     // Recorded now too: a run stopped while the op runs reports when it started.
-    if (m_record_runs) m_records[i - m_first].started = now;
+    if (m_ops.records_runs()) m_ops.record_of(i).started_ps = now.value();
     r.phase = unit_phase::FINISH;
     switch (o.kind) {
         case op_kind::COMPUTE:
@@ -643,20 +495,17 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             r.end = post_send(r);
             progress_until(r.end);
             break;
-        case op_kind::RECV:
+        case op_kind::RECV: {
             // A message that the NIC reported before this receive was posted waits in the
             // unexpected queue (first come, first matched, as MPI orders messages of one source
-            // and tag).
-            for (auto it = m_unexpected.begin(); it != m_unexpected.end(); ++it) {
-                if (it->peer == o.peer && it->tag == o.tag) {
-                    take_message(r, it->at, it->bytes, it->msg_id, it->data);
-                    m_unexpected.erase(it);
-                    break;
-                }
+            // and tag); otherwise the receive is posted for the NIC's RECEIVED.
+            message_matcher::arrival a;
+            if (m_messages.post_recv(index_of(u), i, o.peer, o.tag, a)) {
+                take_message(r, ps_time(a.at_ps), a.bytes, a.msg_id, a.data);
             }
-            if (!status_of(i).matched) m_posted[index_of(u)] = posted_recv{i, o.peer, o.tag};
             r.phase = unit_phase::RECV_MATCH;
             break;
+        }
         case op_kind::DELAY:
             r.end = now + ps_time(o.delay_ps);
             progress_until(r.end);
@@ -667,7 +516,7 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
 void host_cpu::take_message(unit_run& r, const sc_time& at, std::uint64_t bytes,
                             std::uint64_t msg_id,
                             const std::shared_ptr<std::vector<std::uint8_t>>& data) {
-    status_of(r.op).matched = true;
+    m_ops.status_of(r.op).matched = true;
     r.arrival = at;
     r.received_bytes = bytes;
     r.msg_id = msg_id;
@@ -715,7 +564,7 @@ void host_cpu::finish_op(const unit_run& r, op_unit u) {
 }
 
 void host_cpu::finish_when_done() {
-    while (m_done < m_total) wait(m_all_done);
+    while (m_done < m_ops.total()) wait(m_all_done);
     wait_until(m_last_done);
     m_finished = true;
     m_completion_ns.set(ns(m_last_done));
@@ -837,21 +686,19 @@ sc_time host_cpu::post_accel(const unit_run& r) {
 sc_time host_cpu::post_send(unit_run& r) {
     const slot& o = r.what;  // the unit's copy: valid after a SEND_DONE within b_transport
     const std::size_t i = r.op;
-    r.msg_id = m_next_msg_id++;
-    if (m_record_runs) m_records[i - m_first].msg_id = r.msg_id;
-    pending_send p;
+    message_matcher::pending_send p;
     p.op = i;
-    p.started = r.start;
+    p.started_ps = r.start.value();
     p.bytes = o.bytes;
     p.address = o.address;
     p.kind = o.kind;
     p.tos = o.tos;
-    m_sends.push_back(p);  // at r.msg_id - m_sends_base
-    ++m_sends_pending;
+    r.msg_id = m_messages.post_send(p);
+    if (m_ops.records_runs()) m_ops.record_of(i).msg_id = r.msg_id;
     // The unit moves on once the NIC holds the descriptor (and, with comm_thread_rate, its
     // threads have moved the bytes); the op completes at SEND_DONE, which may even arrive
     // before b_transport returns.
-    status_of(i).state = op_state::ISSUED;
+    m_ops.status_of(i).state = op_state::ISSUED;
     nic_msg_ext ext;
     const bool allreduce = o.kind == op_kind::ALLREDUCE;
     ext.what = allreduce ? nic_msg_ext::op::ALLREDUCE : nic_msg_ext::op::SEND;
@@ -900,20 +747,13 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
     }
     const sc_time at = sim_now() + delay;
     if (ext->what == nic_msg_ext::op::SEND_DONE) {
-        const std::uint64_t k = ext->msg_id - m_sends_base;  // wraps if below the base
-        if (ext->msg_id < m_sends_base || k >= m_sends.size() || m_sends[k].op == k_none) {
+        message_matcher::pending_send p;
+        if (!m_messages.complete_send(ext->msg_id, p)) {
             throw sim_error(path() + ": SEND_DONE for message " + std::to_string(ext->msg_id) +
                             ", which this host never sent or has completed");
         }
-        const pending_send p = m_sends[k];
-        m_sends[k].op = k_none;
-        --m_sends_pending;
-        std::size_t finished = 0;
-        while (finished < m_sends.size() && m_sends[finished].op == k_none) ++finished;
-        m_sends.drop_front(finished);
-        m_sends_base += finished;
         // Posted when its unit had spent send_overhead on it.
-        m_send_latency_ns.sample(ns(at - (p.started + ps_time(m_send_overhead.ps))));
+        m_send_latency_ns.sample(ns(at - (ps_time(p.started_ps) + ps_time(m_send_overhead.ps))));
         if (p.kind == op_kind::SEND) m_bytes_sent += p.bytes;
         // Functional, compressed: the NIC returns the payload as its receivers decode it; the
         // sender keeps the same values (ip/nic/inceptionn_nic.h).
@@ -926,24 +766,19 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         mark_done(p.op, p.kind, at);
     } else if (ext->what == nic_msg_ext::op::RECEIVED) {
         // A receive running on a unit takes the message; otherwise it is unexpected.
-        bool taken = false;
-        for (std::size_t u = 0; u < ops::k_op_units && !taken; ++u) {
-            posted_recv& p = m_posted[u];
-            if (p.op == k_none || p.peer != ext->peer || p.tag != ext->tag) continue;
-            p.op = k_none;
+        const std::size_t u = m_messages.receive(ext->peer, ext->tag);
+        if (u != k_none) {
             take_message(m_units[u], at, ext->bytes, ext->msg_id, ext->data);
-            taken = true;
             wake(u, at);
-        }
-        if (!taken) {
-            arrival a;
+        } else {
+            message_matcher::arrival a;
             a.peer = ext->peer;
             a.tag = ext->tag;
             a.bytes = ext->bytes;
-            a.at = at;
+            a.at_ps = at.value();
             a.data = ext->data;
             a.msg_id = ext->msg_id;
-            m_unexpected.push_back(std::move(a));
+            m_messages.add_unexpected(std::move(a));
         }
     } else {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -957,17 +792,17 @@ std::string host_cpu::pending_work() const {
     if (m_finished) return {};
     std::vector<std::string> parts;
     for (std::size_t u = 0; u < ops::k_op_units; ++u) {
-        if (m_unit_ops[u].empty()) continue;
-        const std::size_t i = m_unit_ops[u].front();
-        const slot& s = op_at(i);
-        const op_status& st = status_of(i);
+        if (m_ops.unit_ops(u).empty()) continue;
+        const std::size_t i = m_ops.unit_ops(u).front();
+        const slot& s = m_ops.op_at(i);
+        const op_status& st = m_ops.status_of(i);
         std::string what =
             std::string(ops::unit_name(static_cast<op_unit>(u))) + ": " + describe(i) + " ";
         if (st.state == op_state::WAITING) {
             std::vector<std::string> deps;
             for (std::uint32_t k = 0; k < s.dep_count; ++k) {
-                if (status_of(dep(i, k)).state != op_state::DONE) {
-                    deps.push_back(describe(dep(i, k)));
+                if (m_ops.status_of(m_ops.dep(i, k)).state != op_state::DONE) {
+                    deps.push_back(describe(m_ops.dep(i, k)));
                 }
             }
             what += deps.empty() ? "waits to start" : "waits for " + join(deps);
@@ -977,60 +812,21 @@ std::string host_cpu::pending_work() const {
         } else {
             what += "is running (started at " + m_units[u].start.to_string() + ")";
         }
-        what += ", " + std::to_string(m_unit_total[u] - m_unit_passed[u] - 1) + " more after it";
+        what += ", " + std::to_string(m_ops.more_after_front(u)) + " more after it";
         parts.push_back(what);
     }
-    if (m_sends_pending > 0) {
+    if (m_messages.sends_pending() > 0) {
         std::vector<std::string> sends;
-        for (const pending_send& p : m_sends) {
-            if (p.op != k_none) sends.push_back(describe(p.op));
-        }
+        for (const std::size_t op : m_messages.pending_send_ops()) sends.push_back(describe(op));
         parts.push_back(std::to_string(sends.size()) + " send" + (sends.size() == 1 ? "" : "s") +
                         " await SEND_DONE: " + join(sends));
     }
-    if (parts.empty()) return std::to_string(m_total - m_done) + " ops not complete";
+    if (parts.empty()) return std::to_string(m_ops.total() - m_done) + " ops not complete";
     return join(parts, "; ");
 }
 
-void host_cpu::record_run(std::size_t i, workloads::host_run& run,
-                          std::array<std::size_t, ops::k_op_units>& last) const {
-    const slot& s = op_at(i);
-    const op_status& st = status_of(i);
-    const run_record& rec = m_records[i - m_first];
-    workloads::op_run r;
-    r.kind = s.kind;
-    r.phase = s.phase;
-    r.unit_prev = last[index_of(s.unit)];
-    last[index_of(s.unit)] = i;
-    r.start_ps = rec.started.value();
-    r.release_ps = rec.released.value();
-    r.end_ps = st.done_at.value();
-    const bool recv = s.kind == op_kind::RECV;
-    r.msg_id = recv ? 0 : rec.msg_id;
-    r.matched = recv && st.matched;
-    r.src_node = s.peer;
-    r.src_msg_id = recv ? rec.msg_id : 0;
-    r.arrival_ps = rec.arrival.value();
-    std::vector<std::size_t> after(s.dep_count);
-    for (std::uint32_t k = 0; k < s.dep_count; ++k) after[k] = dep(i, k);
-    run.add(r, after);
-}
-
 workloads::host_run host_cpu::ran() {
-    // The retired chunks' records, then the window's: an op that did not finish ends the list
-    // (nothing after it ran to completion in order, and `after` indices stay valid because ops
-    // only wait for earlier ones).  Retired chunks are done throughout.
-    workloads::host_run out = std::move(m_run);
-    m_run = workloads::host_run{};
-    out.name = path();
-    out.node_id = static_cast<std::uint32_t>(m_node_id);
-    if (!m_record_runs) return workloads::host_run{out.name, out.node_id, {}, {}};
-    std::array<std::size_t, ops::k_op_units> last = m_run_last;
-    for (std::size_t i = m_first; i < m_first + m_window.size(); ++i) {
-        if (status_of(i).state != op_state::DONE) break;
-        record_run(i, out, last);
-    }
-    return out;
+    return m_ops.ran(path(), static_cast<std::uint32_t>(m_node_id));
 }
 
 void host_cpu::expect_data(std::uint64_t address, std::vector<double> expected,
@@ -1076,14 +872,16 @@ void host_cpu::audit(audit_log& log) const {
         log.check(path(), "functional result equals the reference within the codecs' bound",
                   bad == 0, detail);
     }
-    log.check(path(), "every op done (every collective completed on this rank)", m_done == m_total,
-              std::to_string(m_done) + " of " + std::to_string(m_total) + " done");
-    log.check(
-        path(), "every arrived message received", m_unexpected.empty(),
-        std::to_string(m_unexpected.size()) + " message(s) nobody received, the first from node " +
-            (m_unexpected.empty() ? std::string("-") : std::to_string(m_unexpected.front().peer)));
-    log.check(path(), "every send completed", m_sends_pending == 0,
-              std::to_string(m_sends_pending) + " without SEND_DONE");
+    log.check(path(), "every op done (every collective completed on this rank)",
+              m_done == m_ops.total(),
+              std::to_string(m_done) + " of " + std::to_string(m_ops.total()) + " done");
+    const std::size_t unexpected = m_messages.unexpected();
+    log.check(path(), "every arrived message received", unexpected == 0,
+              std::to_string(unexpected) + " message(s) nobody received, the first from node " +
+                  (unexpected == 0 ? std::string("-")
+                                   : std::to_string(m_messages.first_unexpected().peer)));
+    log.check(path(), "every send completed", m_messages.sends_pending() == 0,
+              std::to_string(m_messages.sends_pending()) + " without SEND_DONE");
 }
 
 void host_cpu::end_of_run() {

@@ -3,10 +3,12 @@
 // its NIC (`nic`, `nic_notify`), kernels and copies on its accelerator (`accel`).  Four units
 // run concurrently, each its ops in list order: cpu (the compute cores), comm (the cores set
 // aside for communication), gpu and copy.  It is a driver: the run ends when every op is done.
+// The block keeps the sockets, params, statistics and the unit engines (unit_step); what it
+// holds of its op stream is an op_window, its messages in flight a message_matcher (both pure
+// C++, tested alone: ip/host/README.md).
 #pragma once
 
 #include <array>
-#include <deque>
 #include <map>
 #include <memory>
 #include <vector>
@@ -15,6 +17,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
+#include "ip/host/message_matcher.h"
+#include "ip/host/op_window.h"
 #include "kit/flat_queue.h"
 #include "kit/ip_module.h"
 #include "workloads/drivers/workload_sink.h"
@@ -63,12 +67,12 @@ public:
 
     // The ops it holds now, and the most it held at once (a training run: the iterations it
     // is running, not the whole run; ip/host/README.md, "Soak").
-    std::size_t live_ops() const { return m_window.size(); }
-    std::size_t total_ops() const { return m_total; }
-    std::size_t max_live_ops() const { return m_max_live; }
+    std::size_t live_ops() const { return m_ops.size(); }
+    std::size_t total_ops() const { return m_ops.total(); }
+    std::size_t max_live_ops() const { return m_ops.max_live(); }
     // A chunk (an iteration) is dropped once every op of it is done and nothing still refers
     // to it; more than this many at once is an internal error.
-    static constexpr std::size_t k_max_live_chunks = 4;
+    static constexpr std::size_t k_max_live_chunks = op_window::k_max_live_chunks;
 
     bool is_driver() const override { return true; }
     bool finished() const override { return m_finished; }
@@ -79,81 +83,11 @@ public:
 private:
     using op_kind = ops::op_kind;
     using op_unit = ops::op_unit;
-    using op_phase = ops::op_phase;
-    // ISSUED: a SEND (or ALLREDUCE) the NIC holds, awaiting SEND_DONE.
-    enum class op_state : std::uint8_t { WAITING, RUNNING, ISSUED, DONE };
-    // One op of the window: what it does (from ops::op, without its name and config location,
-    // which describe() asks the source for).  Written when the window takes the op in and read
-    // once, when its unit takes it (unit_run::what): one cache line, read front to back as the
-    // units take their ops in stream order.  How an op stands (op_status) and how it ran
-    // (run_record) are kept apart: at 1024 nodes each line of a host is a miss per visit, and
-    // the slot used to be visited at every step of an op's life (docs/performance.md).
-    struct alignas(64) slot {
-        union {
-            double flops = 0.0;      // ops::work_flops (COMPUTE, SUM, UPDATE, GPU_COMPUTE)
-            std::uint64_t delay_ps;  // DELAY
-        };
-        std::uint64_t bytes = 0;    // traffic, buffer, copy or message size
-        std::uint64_t address = 0;  // host address of the buffer
-        // Its `after`, as distances back: up to k_inline_deps in `near`, more in
-        // m_deps[dep_begin, + dep_count).
-        union {
-            std::uint64_t dep_begin = 0;
-            std::array<std::uint32_t, 2> near;
-        };
-        std::uint32_t dep_count = 0;
-        std::uint32_t peer = 0;  // SEND: destination node id; RECV: source node id
-        std::uint32_t tag = 0;
-        op_kind kind = op_kind::DELAY;
-        op_unit unit = op_unit::CPU;
-        op_phase phase = op_phase::OTHER;  // ops::phase_of
-        std::uint16_t read_passes = 0;     // ops::memory_traffic (a SUM reads `inputs` buffers,
-        std::uint16_t write_passes = 0;    // at most 1024: op_parser)
-        // Functional: a SUM adds the message of the RECV this many ops before it (0: none).
-        std::uint32_t sum_source = 0;
-        std::uint8_t tos = 0;
-    };
-    static_assert(sizeof(slot) == 64, "an op slot is one cache line");
-    // How an op stands: what the ops waiting for it read.  16 B, four to a cache line, in
-    // stream order: an op mostly waits for the few just before it, whose status shares its line.
-    struct op_status {
-        sc_core::sc_time done_at;
-        op_state state = op_state::WAITING;
-        bool matched = false;        // RECV: its message arrived
-        bool recv_summed = false;    // RECV that a SUM adds in (functional)
-        bool refs_previous = false;  // it waits for an op of the previous chunk
-    };
-    static_assert(sizeof(op_status) == 16, "an op status is 16 B");
-    // How an op ran, for the iteration breakdown: kept only when the breakdown is recorded
-    // (simulation.breakdown).  Written when its unit is done with it; its start and a SEND's
-    // message id also as they happen, so that a run stopped meanwhile reports them.
-    struct run_record {
-        sc_core::sc_time started;
-        sc_core::sc_time released;  // its unit was free again
-        sc_core::sc_time arrival;   // RECV
-        // SEND: its message id; RECV: the matched message's id at its source.
-        std::uint64_t msg_id = 0;
-    };
-    // A chunk of the op stream in the window: ops [begin, end), their dependencies
-    // m_deps[.., dep_end).
-    struct chunk {
-        std::size_t begin = 0;
-        std::size_t end = 0;
-        std::size_t dep_end = 0;
-        std::size_t not_done = 0;       // its ops not DONE
-        std::size_t refs_not_done = 0;  // its ops that wait for the previous chunk, not DONE
-    };
-    // A RECEIVED notification not yet matched to a RECV.
-    struct arrival {
-        std::uint32_t peer = 0;
-        std::uint32_t tag = 0;
-        std::uint64_t bytes = 0;
-        sc_core::sc_time at;
-        std::shared_ptr<std::vector<std::uint8_t>> data;
-        std::uint64_t msg_id = 0;  // at the source
-    };
-    static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
-    static constexpr std::uint32_t k_inline_deps = 2;  // slot::near
+    // The op window's records (op_window.h says why they are laid out so).
+    using slot = op_window::slot;
+    using op_state = op_window::op_state;
+    using op_status = op_window::op_status;
+    static constexpr std::size_t k_none = op_window::k_none;
 
     // Where a unit is in its front op (unit_step's state).
     enum class unit_phase {
@@ -222,9 +156,6 @@ private:
     void record(const unit_run& r, op_unit u);
     // "op 'name' (kind)" or "op [i] (kind)".
     std::string describe(std::size_t i) const;
-    // Op i's name ("" when it has none): kept in the window when the timeline records spans,
-    // else asked of the source (errors and stall reports only).
-    std::string name_of(std::size_t i) const;
     // Takes the op stream (from the config or generated) and materialises its first chunk;
     // `where`/`key` locate errors of ops that carry no location of their own.
     void take_ops(std::unique_ptr<ops::op_source> src, const source_loc& where,
@@ -232,26 +163,6 @@ private:
     // Checks that this host has the sockets and cores the ops of `list` need (first index i0).
     void check_units(const std::vector<ops::op>& list, std::size_t i0, const source_loc& where,
                      const std::string& key);
-    // Appends the next chunk of the stream to the window (materialise: `list`, that chunk).
-    void materialise_next();
-    void materialise(std::vector<ops::op> list);
-    // Drops the chunks at the front of the window that nothing refers to any more (recording
-    // their ops for the breakdown first).
-    void retire_chunks();
-    // Appends op i (DONE) to `run` for the breakdown; `last` is the last op recorded per unit.
-    void record_run(std::size_t i, workloads::host_run& run,
-                    std::array<std::size_t, ops::k_op_units>& last) const;
-    // The op with stream index i: i must be in the window.
-    slot& op_at(std::size_t i) { return m_window[i - m_first]; }
-    const slot& op_at(std::size_t i) const { return m_window[i - m_first]; }
-    op_status& status_of(std::size_t i) { return m_status[i - m_first]; }
-    const op_status& status_of(std::size_t i) const { return m_status[i - m_first]; }
-    // The k-th op of `after` of op i, whose slot is s.
-    std::size_t dep(std::size_t i, const slot& s, std::uint32_t k) const {
-        return i -
-               (s.dep_count <= k_inline_deps ? s.near[k] : m_deps[s.dep_begin + k - m_deps_first]);
-    }
-    std::size_t dep(std::size_t i, std::uint32_t k) const { return dep(i, op_at(i), k); }
     std::string track(op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
@@ -282,72 +193,23 @@ private:
     std::array<memory_stream, ops::k_op_units> m_streams;
     std::array<unit_run, ops::k_op_units> m_units;
 
-    // The op stream and its progress.  The window holds the chunks from the oldest one still
-    // referred to up to the newest materialised one: ops [m_first, m_first + m_window.size())
-    // of the stream, their dependencies m_deps (each the distance back to the op waited for;
-    // positions from m_deps_first).  A unit materialises the next chunk when it has run all its
-    // ops so far.  What every op or message touches is declared together, up to m_sends_pending
-    // (a few cache lines: at 1024 nodes each line of a host is a miss per visit).
-    std::unique_ptr<ops::op_source> m_source;
-    std::size_t m_chunks_total = 0;
-    std::size_t m_next_chunk = 0;
-    std::size_t m_total = 0;  // ops in the whole stream
-    // Contiguous (flat_queue): a slot is one load away.  References into them do not survive
-    // a retire_chunks (mark_done) or a materialise.
-    flat_queue<slot> m_window;
-    flat_queue<op_status> m_status;    // the window's, in step
-    flat_queue<run_record> m_records;  // the window's, in step, when m_record_runs
-    flat_queue<std::uint32_t> m_deps;
-    std::size_t m_deps_first = 0;
-    flat_queue<chunk> m_chunks;
-    std::size_t m_first = 0;
-    // Per unit: its ops in the window not yet passed, the front one running or waiting to; how
-    // many it has passed, and how many it has in the whole stream.
-    std::array<flat_queue<std::size_t>, ops::k_op_units> m_unit_ops;
-    std::array<std::size_t, ops::k_op_units> m_unit_passed{};
-    std::array<std::size_t, ops::k_op_units> m_unit_total{};
+    // What every op or message touches is declared together (a few cache lines: at 1024 nodes
+    // each line of a host is a miss per visit): the matcher and the window each begin on a
+    // cache line with theirs, in lines by when they are touched, and the units' waits and the
+    // done count share one line between them.
+    // Messages in flight: the SENDs awaiting SEND_DONE, the posted RECVs, the unexpected queue.
+    message_matcher m_messages;
     // Per unit: the op it waits for (k_none: none, or its message) while its engine is parked.
     std::array<std::size_t, ops::k_op_units> m_waits_for;
-    // Per unit: the RECV it has started and not yet matched (op k_none: none) and what it
-    // matches, so that a RECEIVED notification reads these, not every unit's front op slot.
-    struct posted_recv {
-        std::size_t op = k_none;
-        std::uint32_t peer = 0;
-        std::uint32_t tag = 0;
-    };
-    std::array<posted_recv, ops::k_op_units> m_posted{};
     std::size_t m_done = 0;
     sc_core::sc_time m_last_done;
-    bool m_record_runs = true;
-    // The window's op names, kept only when the timeline is on (spans are labelled with them).
-    bool m_keep_names = false;
-    // Messages.
-    std::uint64_t m_next_msg_id = 0;
-    // The SEND op of each message awaiting SEND_DONE, by message id: m_sends[id - m_sends_base],
-    // op k_none once done (ids are handed out in order and mostly complete in order, so this
-    // stays short; no node allocated per message as a map would), with what SEND_DONE needs
-    // of it (its slot is not visited again).
-    struct pending_send {
-        std::size_t op = k_none;
-        sc_core::sc_time started;
-        std::uint64_t bytes = 0;
-        std::uint64_t address = 0;
-        op_kind kind = op_kind::SEND;
-        std::uint8_t tos = 0;
-    };
-    flat_queue<pending_send> m_sends;
-    std::uint64_t m_sends_base = 0;
-    std::size_t m_sends_pending = 0;
+    // The op stream: the window of it the host holds, and each unit's ops in it.  References
+    // into it do not survive a retire_chunks (mark_done) or a materialise.
+    op_window m_ops;
 
-    flat_queue<std::string> m_names;
-    std::size_t m_max_live = 0;
     // Per unit: the engine running unit_step (kit/wake_queue.h).  Only the unit a wake
     // concerns is woken, at the time it can go on.
     std::array<wake_queue::engine, ops::k_op_units> m_engine;
-    // The breakdown's records of the retired chunks' ops (compact: critical_path.h's op_run),
-    // and the last op recorded per unit.
-    workloads::host_run m_run;
-    std::array<std::size_t, ops::k_op_units> m_run_last{};
     sc_core::sc_event m_all_done;
     bool m_finished = false;
     bool m_has_workload = false;
@@ -363,8 +225,6 @@ private:
     // What the data must hold at the end (expect_data), checked by audit().
     std::uint64_t m_expected_address = 0;
     std::vector<double> m_expected, m_allowance;
-
-    std::deque<arrival> m_unexpected;
 
     // Statistics.
     scalar m_completion_ns;
