@@ -3,6 +3,7 @@
 #include "core/param_decl.h"
 #include "core/params.h"
 #include "platform/platform_loader.h"
+#include "workloads/drivers/chiplet_training_sink.h"
 
 namespace trainvp {
 
@@ -33,6 +34,7 @@ std::optional<drivers::block_facts> block_index::block(const std::string& path) 
     f.path = path;
     f.type = m.type().name;
     f.sink = dynamic_cast<workload_sink*>(&m);
+    f.chiplet_training = dynamic_cast<chiplet_training_sink*>(&m);
     // The node id is the node_id param as configured (else its default): the id the block's
     // NIC answers to, so that sends and receives of generated ops reach it.
     if (const param_decl* decl = m.type().find_param("node_id")) {

@@ -1,6 +1,7 @@
 // The built platform as the workload sections see it (drivers::platform_query): blocks by
-// path, whether each runs ops (workload_sink), its node id as configured, and the NIC its `nic`
-// socket is connected to (nic_capabilities).  The simulation makes one after binding and hands
+// path, whether each runs ops (workload_sink), its node id as configured, the NIC its `nic`
+// socket is connected to (nic_capabilities), and whether it runs chiplet training
+// (chiplet_training_sink).  The simulation makes one after binding and hands
 // the `workload:` section out through it.
 #pragma once
 

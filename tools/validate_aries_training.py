@@ -33,7 +33,7 @@ MODELS = [("resnet50", "ResNet-50", ()),
           ("vgg16", "VGG-16", ()),
           # DLRM trains its embedding tables model-parallel (Naumov et al. 2019): only the
           # MLPs' gradients are all-reduced.
-          ("dlrm", "DLRM", ("noc.training.allreduce_embeddings=false",)),
+          ("dlrm", "DLRM", ("workload.chiplet_training.allreduce_embeddings=false",)),
           ("transformer", "Transformer", ())]
 ALGOS = [("ring", "Ring"), ("double_binary_tree", "DB-T"), ("multi_tree", "MT")]
 TOPOS = [("mesh", "mesh"), ("torus", "torus"), ("flattened_butterfly", "FB"), ("aries", "ARIES")]
@@ -62,8 +62,10 @@ def run(build, tmp, k, topo, algo, model, extra):
     out = os.path.join(tmp, f"{k}_{topo}_{algo}_{model}")
     cmd = [os.path.join(build, "sc_main", "trainvp"), "run", CONFIG, "--quiet", "--force",
            "--out", out, "--set", f"noc.size={k}", "--set", f"noc.topology={topo}",
-           "--set", f"noc.collective.algorithm={coll}", "--set", f"noc.training.workload_model={model}",
-           "--set", f"noc.training.batch={BATCH}", "--set", f"noc.training.bucket_size={BUCKET}",
+           "--set", f"noc.collective.algorithm={coll}",
+           "--set", f"workload.chiplet_training.workload_model={model}",
+           "--set", f"workload.chiplet_training.batch={BATCH}",
+           "--set", f"workload.chiplet_training.bucket_size={BUCKET}",
            "--set", "noc.granularity=message"]
     for e in sets:
         cmd += ["--set", e]

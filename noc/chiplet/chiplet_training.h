@@ -1,12 +1,13 @@
-// Data-parallel training on the chiplet package (aries.md §V-B, Fig. 10-11), the `training:`
-// sub-map of noc.interposer: a zoo model, one replica per chiplet, its layers timed on the PE
+// Data-parallel training on the chiplet package (aries.md §V-B, Fig. 10-11), the plan the
+// `chiplet_training` workload section (workloads/drivers/chiplet_training_section) builds and
+// hands to noc.interposer: a zoo model, one replica per chiplet, its layers timed on the PE
 // arrays (pe_array_model), its gradients grouped into buckets as the training builder groups
 // them (workloads/iteration/gradient_buckets.h), each bucket all-reduced on the NoC as the
 // backward pass produces it (training_traffic).  Pure C++.
 //
-// Its interface to the network is narrow on purpose, so that it can become a workload section
-// (`chiplet_training`) without the block: the number of chiplets and the NoC's cycle in,
-// a factory of one bucket's all-reduce traffic and the network to run it on at start().
+// Its interface to the network is narrow on purpose, so that the section builds it without the
+// block: the number of chiplets and the NoC's cycle in, a factory of one bucket's all-reduce
+// traffic and the network to run it on at start() (called by the block).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,6 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/param_decl.h"
 #include "core/units.h"
 #include "noc/chiplet/training_traffic.h"
 
@@ -23,7 +23,7 @@ namespace trainvp::noc {
 
 class chiplet_training {
 public:
-    // The keys are the members' names.
+    // What the section's params say (their declarations and defaults: chiplet_training_section).
     struct settings {
         std::string workload_model;  // empty: no training
         std::uint64_t batch = 64;
@@ -34,12 +34,10 @@ public:
         units::frequency pe_frequency{1e9};
         units::bandwidth dram_bandwidth{256e9};
         double vector_flops_per_cycle = 32;
-
-        static void declare(param_list<settings>& d);
     };
 
     // Loads the model for `chiplets` replicas and times its iteration in NoC cycles of
-    // `cycle_ps`.  Throws input_error at `where`, naming keys under `key` (the sub-map's path),
+    // `cycle_ps`.  Throws input_error at `where`, naming keys under `key` (the section's path),
     // for a batch that does not split over the chiplets or a model not in the zoo.
     chiplet_training(const settings& s, std::uint64_t chiplets, std::uint64_t cycle_ps,
                      const source_loc& where, const std::string& key);

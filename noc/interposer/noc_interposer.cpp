@@ -23,7 +23,7 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
         "A routing set-up with a cyclic channel dependency is rejected. With "
         "traffic.injection_rate > 0 it runs uniform random traffic: warm-up, measurement "
         "window, then drains the measured packets; with collective.algorithm set, an "
-        "all-reduce, and with training.workload_model also, a training iteration.");
+        "all-reduce, and named by a workload.chiplet_training, a training iteration instead.");
     d.choice("topology", &noc_interposer::m_topology,
              {{"mesh", topology_kind::MESH},
               {"torus", topology_kind::TORUS},
@@ -76,7 +76,8 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "warm-up, measurement window, drain",
             uniform_experiment::settings::declare);
     d.group("collective", &noc_interposer::m_collective,
-            "The all-reduce run on the NoC (alone, or per gradient bucket of `training`)",
+            "The all-reduce run on the NoC (alone, or per gradient bucket of "
+            "workload.chiplet_training)",
             noc_collective::settings::declare);
     d.group("bypass", &noc_interposer::m_bypass,
             "ARIES only: the bypass segments and their mux settings, written out or generated "
@@ -94,11 +95,6 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
              "per channel, energy from the flit level's event counts (scale; DESIGN.md "
              "'Granularity is a knob', validated against flit in tests/unit/noc). No buffer "
              "VCD at message level");
-    d.group("training", &noc_interposer::m_training,
-            "Data-parallel training on the chiplets (aries.md §V-B, Fig. 10-11): a zoo model "
-            "per chiplet, timed on its PE arrays, gradient buckets all-reduced with "
-            "`collective`",
-            chiplet_training::settings::declare);
     d.stat("latency", &noc_interposer::m_latency, "cycle",
            "Measured packets: creation at the source to tail ejection (includes source queueing)");
     d.stat("network_latency", &noc_interposer::m_net_latency, "cycle",
@@ -248,7 +244,7 @@ void noc_interposer::build_topology(const params& p) {
 }
 
 noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params& p)
-    : ip_module(name, p) {
+    : ip_module(name, p), m_where(p.where()) {
     p.apply(*this);
     m_collectives = std::make_unique<noc_collective>(m_collective, static_cast<int>(m_size));
     build_topology(p);
@@ -290,11 +286,6 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
         m_experiment = std::make_unique<uniform_experiment>(
             m_traffic, static_cast<int>(m_packet_size), seed, *m_net);
     }
-    if (!m_training.workload_model.empty() && !m_collectives->enabled()) {
-        throw input_error(p.where(), path() + ".collective.algorithm",
-                          "training.workload_model needs the all-reduce of its gradients: set "
-                          "collective.algorithm");
-    }
     if (m_collectives->enabled()) {
         if (m_traffic.injection_rate > 0) {
             throw input_error(p.where(), path() + ".collective.algorithm",
@@ -334,24 +325,39 @@ std::unique_ptr<collective_traffic> noc_interposer::make_traffic(
 void noc_interposer::make_collective(const params& p) {
     m_rank_router = collective_mapping(p);
     const collectives::schedule s = collective_schedule(p);
-    if (!m_training.workload_model.empty()) {
-        // The training engine sees the network through the chiplet count, the cycle and a
-        // factory of one bucket's all-reduce.
-        m_chiplets = std::make_unique<chiplet_training>(m_training, m_size * m_size, m_cycle_ps,
-                                                        p.where(), path() + ".training");
-        m_chiplets->start(*m_net, [this](std::uint64_t bytes) {
-            return make_traffic(m_collectives->schedule(bytes / 4));
-        });
-        return;
-    }
+    // Attached to the network when the run starts, unless a training plan replaces it.
     m_allreduce = make_traffic(s);
-    m_allreduce->attach(*m_net);
-    m_net->set_source(m_allreduce.get());
+}
+
+chiplet_training_sink::package noc_interposer::chiplet_package() const {
+    return package{m_size * m_size, m_cycle_ps};
+}
+
+void noc_interposer::accept_training(std::unique_ptr<chiplet_training> plan,
+                                     const source_loc& where, const std::string& key) {
+    (void)where;
+    if (!m_collectives->enabled()) {
+        throw input_error(m_where, path() + ".collective.algorithm",
+                          key +
+                              ".workload_model needs the all-reduce of its gradients: set "
+                              "collective.algorithm");
+    }
+    // The plan sees the network through the chiplet count, the cycle and a factory of one
+    // bucket's all-reduce; it runs instead of the single all-reduce.
+    m_allreduce.reset();
+    m_chiplets = std::move(plan);
+    m_chiplets->start(*m_net, [this](std::uint64_t bytes) {
+        return make_traffic(m_collectives->schedule(bytes / 4));
+    });
 }
 
 noc_interposer::~noc_interposer() = default;
 
 void noc_interposer::run() {
+    if (m_allreduce) {
+        m_allreduce->attach(*m_net);
+        m_net->set_source(m_allreduce.get());
+    }
     // Tracing is switched on after construction; without it the network makes no calls.
     if (!m_occupancy.empty() && m_occupancy.front().enabled()) {
         const int ports = m_topo->ports();

@@ -3,8 +3,9 @@
 // has a cycle, and advances the flit-level noc_network (plain C++) in step with simulated
 // time, one simulation quantum at a time.  What drives the network is composed from the
 // block's sub-maps: the uniform-random experiment (`traffic:`, noc/traffic/uniform_experiment),
-// one all-reduce (`collective:`, noc/collective/noc_collective), or a training iteration
-// whose gradient buckets are all-reduced (`training:`, noc/chiplet).
+// one all-reduce (`collective:`, noc/collective/noc_collective), or, handed a training plan by
+// the `chiplet_training` workload section (chiplet_training_sink), a training iteration whose
+// gradient buckets it all-reduces with `collective` when the plan says so (noc/chiplet).
 #pragma once
 
 #include <memory>
@@ -20,10 +21,11 @@
 #include "noc/topology/route_table.h"
 #include "noc/traffic/uniform_experiment.h"
 #include "traces/traced_level.h"
+#include "workloads/drivers/chiplet_training_sink.h"
 
 namespace trainvp::noc {
 
-class noc_interposer : public ip_module {
+class noc_interposer : public ip_module, public chiplet_training_sink {
 public:
     noc_interposer(const sc_core::sc_module_name& name, const params& p);
     ~noc_interposer() override;
@@ -36,6 +38,11 @@ public:
     void audit(audit_log& log) const override;
 
     const noc_network& network() const { return *m_net; }
+
+    // chiplet_training_sink: the package is the size x size chiplets at the NoC's cycle.
+    package chiplet_package() const override;
+    void accept_training(std::unique_ptr<chiplet_training> plan, const source_loc& where,
+                         const std::string& key) override;
 
 private:
     enum class routing { XY, YX };
@@ -64,7 +71,6 @@ private:
     noc_collective::settings m_collective;
     bypass_params m_bypass;
     energy_params m_energy;
-    chiplet_training::settings m_training;
 
     // Model.
     std::unique_ptr<noc_topology> m_topo;
@@ -73,7 +79,8 @@ private:
     std::unique_ptr<noc_collective> m_collectives;
     std::unique_ptr<uniform_experiment> m_experiment;
     std::unique_ptr<collective_traffic> m_allreduce;
-    std::unique_ptr<chiplet_training> m_chiplets;  // the training iteration, if any
+    std::unique_ptr<chiplet_training> m_chiplets;  // the training iteration, if handed one
+    source_loc m_where;                            // the block's config entry, for messages
     std::vector<int> m_rank_router;                // router of each rank of the collective
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;

@@ -1,7 +1,8 @@
 // What a workload section may ask of the assembled platform, and all it may ask: the blocks by
-// path, whether each runs ops and which node id it answers to, and the NIC its `nic` socket
-// reaches.  platform/ implements it (platform/block_index.h) after binding; the sections never
-// see a block, a connection or the config's instances.
+// path, whether each runs ops and which node id it answers to, the NIC its `nic` socket
+// reaches, and whether it is a chiplet package that runs a training plan.  platform/ implements it
+// (platform/block_index.h) after binding; the sections never see a block, a connection or the
+// config's instances.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,10 @@
 
 #include "workloads/drivers/nic_capabilities.h"
 #include "workloads/drivers/workload_sink.h"
+
+namespace trainvp {
+class chiplet_training_sink;  // workloads/drivers/chiplet_training_sink.h
+}
 
 namespace trainvp::drivers {
 
@@ -37,6 +42,8 @@ struct block_facts {
     // when its type declares no node_id.
     std::optional<std::uint32_t> node_id;
     std::optional<nic_facts> nic;  // none: its `nic` socket (if any) is not connected
+    // The block as a chiplet package (noc.interposer); null: it runs no chiplet training.
+    chiplet_training_sink* chiplet_training = nullptr;
 };
 
 class platform_query {

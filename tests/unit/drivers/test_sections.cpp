@@ -1,6 +1,6 @@
 // The workload sections through a fake platform_query: the registry and its generated key
 // lists, the hosts resolved by path and pattern with their errors, the NIC check of compressible
-// traffic, and what each host is handed.
+// traffic, what each host is handed, and the chiplet training plan a package is handed.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,6 +8,7 @@
 #include "core/did_you_mean.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "workloads/drivers/chiplet_training_sink.h"
 #include "workloads/drivers/hand_out.h"
 #include "workloads/drivers/section_registry.h"
 
@@ -31,6 +32,18 @@ struct fake_sink : workload_sink {
         key = k;
     }
     workloads::host_run ran() override { return {}; }
+};
+
+// Records the training plan a chiplet package is handed.
+struct fake_package : chiplet_training_sink {
+    package chiplet_package() const override { return package{16, 1000}; }
+    void accept_training(std::unique_ptr<noc::chiplet_training> p, const source_loc&,
+                         const std::string& k) override {
+        plan = std::move(p);
+        key = k;
+    }
+    std::unique_ptr<noc::chiplet_training> plan;
+    std::string key;
 };
 
 struct compressing_nic : nic_capabilities {
@@ -122,7 +135,8 @@ struct cluster {
 
 TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_order) {
     const section_registry& r = section_registry::global();
-    EXPECT_EQ(r.names(), (std::vector<std::string>{"ops", "probe", "training"}));
+    EXPECT_EQ(r.names(),
+              (std::vector<std::string>{"chiplet_training", "ops", "probe", "training"}));
     std::vector<std::string> keys;
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
     EXPECT_EQ(join(keys),
@@ -137,7 +151,7 @@ TEST(hand_out, an_unknown_section_names_the_registered_ones) {
     cluster c(2);
     EXPECT_EQ(error_of("workload:\n  trainig: {}\n", c.platform),
               "t.yaml:2:3: error: workload.trainig: unknown workload key (did you mean "
-              "'training'?); expected ops, probe or training");
+              "'training'?); expected chiplet_training, ops, probe or training");
 }
 
 TEST(hand_out, a_section_registered_outside_reads_its_declared_params) {
@@ -225,6 +239,58 @@ TEST(training_section, compressible_traffic_needs_compressing_nics) {
               "it (use nic.inceptionn)");
     cluster codec(2, true);
     EXPECT_EQ(error_of(k_training + ", compression: true}\n", codec.platform), "");
+}
+
+// The chiplet training section: its keys are the ones noc.interposer's `training:` sub-map had,
+// plus the block it runs on; the plan is built for the package the block reports.
+TEST(chiplet_training_section, hands_the_package_a_plan_built_for_it) {
+    std::vector<std::string> keys;
+    for (const param_decl& d : section_registry::global().find("chiplet_training")->params) {
+        keys.push_back(d.name);
+    }
+    EXPECT_EQ(join(keys),
+              "noc, workload_model, batch, bucket_size, allreduce_embeddings, pes, pe_array, "
+              "pe_buffer, global_buffer, pe_frequency, dram_bandwidth, vector_flops_per_cycle");
+    cluster c(1);
+    fake_package package;
+    c.platform.add("noc", "noc.interposer", nullptr, std::nullopt);
+    c.platform.blocks["noc"].chiplet_training = &package;
+    const config_node doc = config_node::parse(
+        "workload:\n  chiplet_training: {noc: noc, workload_model: hdc, batch: 32, "
+        "bucket_size: 1MiB}\n",
+        "t.yaml");
+    EXPECT_EQ(hand_out_workload(*doc.find("workload"), c.platform, 1, false), 1);
+    ASSERT_NE(package.plan, nullptr);
+    EXPECT_EQ(package.key, "workload.chiplet_training");
+    noc::chiplet_training::settings s;
+    s.workload_model = "hdc";
+    s.batch = 32;
+    s.bucket_size = units::data_size{1u << 20};
+    const noc::chiplet_training expected(s, 16, 1000, source_loc{"t.yaml", 1, 1}, "k");
+    ASSERT_EQ(package.plan->buckets().size(), expected.buckets().size());
+    for (std::size_t b = 0; b < expected.buckets().size(); ++b) {
+        EXPECT_EQ(package.plan->buckets()[b].bytes, expected.buckets()[b].bytes);
+        EXPECT_EQ(package.plan->buckets()[b].ready, expected.buckets()[b].ready);
+    }
+    // Without a model there is nothing to hand over.
+    fake_package idle;
+    c.platform.blocks["noc"].chiplet_training = &idle;
+    EXPECT_EQ(error_of("workload:\n  chiplet_training: {noc: noc}\n", c.platform), "");
+    EXPECT_EQ(idle.plan, nullptr);
+}
+
+TEST(chiplet_training_section, the_block_must_be_a_package) {
+    cluster c(1);
+    EXPECT_EQ(
+        error_of("workload:\n  chiplet_training: {noc: nco, workload_model: hdc}\n", c.platform),
+        "t.yaml:2:27: error: workload.chiplet_training.noc: no block 'nco'");
+    EXPECT_EQ(
+        error_of("workload:\n  chiplet_training: {noc: mem, workload_model: hdc}\n", c.platform),
+        "t.yaml:2:27: error: workload.chiplet_training.noc: block 'mem' (memory) is no "
+        "chiplet package: chiplet training runs on a noc.interposer");
+    EXPECT_EQ(error_of("workload:\n  chiplet_training: {workload_model: hdc}\n", c.platform),
+              "t.yaml:2:21: error: workload.chiplet_training.noc: missing; a chiplet_training "
+              "workload needs noc");
 }
 
 }  // namespace

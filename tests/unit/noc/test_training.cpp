@@ -86,7 +86,8 @@ TEST(chiplet_training, buckets_are_the_builders_grouping_ready_in_backward_order
         s.batch = 16;
         s.bucket_size = units::data_size{1u << 20};
         s.allreduce_embeddings = embeddings;
-        const chiplet_training c(s, 16, 1000, source_loc{"t.yaml", 1, 1}, "noc.training");
+        const chiplet_training c(s, 16, 1000, source_loc{"t.yaml", 1, 1},
+                                 "workload.chiplet_training");
         models::model_options o;
         o.batch = 1;
         const models::model m = models::load_model(models::find_zoo_model("dlrm"), o);
