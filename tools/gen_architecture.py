@@ -32,8 +32,9 @@ LAYERS = [
       "ip/codecs", "noc"]),
     ("kit", "the block kit (SystemC): ip_module, ip_type, registry, wake queue, resources",
      ["kit"]),
-    ("drivers", "workload sections (registered by name) and the workload_sink a node driver "
-     "implements: what each host runs, handed out after binding", ["workloads/drivers"]),
+    ("drivers", "workload sections (registered by name) and the sinks blocks implement to be "
+     "handed their work (workload_sink, chiplet_training_sink), after binding",
+     ["workloads/drivers"]),
     ("blocks", "IP blocks and the NoC block, registered by type name",
      ["ip", "noc/interposer"]),
     ("platform", "assembly: loader, binder, plugins, the simulation driver", ["platform"]),

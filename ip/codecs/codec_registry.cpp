@@ -70,7 +70,10 @@ std::unique_ptr<codec> codec_registry::make(const std::string& name, const codec
     }
     codec_args full;
     for (const auto& p : c->params) full[p.name] = p.default_value;
-    for (const auto& [key, value] : args) {
+    for (const auto& arg : args) {
+        // Not a structured binding: C++17 lambdas cannot capture one (clang refuses).
+        const std::string& key = arg.first;
+        const double value = arg.second;
         const auto it = std::find_if(c->params.begin(), c->params.end(),
                                      [&key](const codec_param& p) { return p.name == key; });
         if (it == c->params.end()) {

@@ -23,7 +23,7 @@ chiplet_training::chiplet_training(const settings& s, std::uint64_t chiplets,
     pe_array_config pc;
     pc.pes = static_cast<int>(s.pes);
     pc.rows = pc.cols = static_cast<int>(s.pe_array);
-    pc.frequency_hz = s.pe_frequency.hz;
+    pc.frequency_hz = s.pe_clock.hz;
     pc.pe_buffer_bytes = s.pe_buffer.bytes;
     pc.global_buffer_bytes = s.global_buffer.bytes;
     pc.dram_bytes_per_s = s.dram_bandwidth.bytes_per_s;

@@ -31,7 +31,7 @@ public:
         bool allreduce_embeddings = true;
         std::uint64_t pes = 16, pe_array = 32;
         units::data_size pe_buffer{64u << 10}, global_buffer{4u << 20};
-        units::frequency pe_frequency{1e9};
+        units::frequency pe_clock{1e9};
         units::bandwidth dram_bandwidth{256e9};
         double vector_flops_per_cycle = 32;
     };

@@ -46,7 +46,7 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
     d.group("router", &noc_interposer::m_router,
             "The routers (aries.md §V): virtual channels, buffers, pipeline, local port",
             router_params::declare);
-    d.param("frequency", &noc_interposer::m_frequency, "1GHz",
+    d.param("clock", &noc_interposer::m_clock, "1GHz",
             "Router clock (aries.md Table II: clock rate 1 GHz); must give a whole number of "
             "picoseconds per cycle")
         .range("1MHz", "10GHz");
@@ -253,10 +253,10 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
                           "must be a multiple of the " + std::to_string(m_topo->vc_classes()) +
                               " VC classes of this topology (dateline)");
     }
-    const double cycle_ps = 1e12 / m_frequency.hz;
+    const double cycle_ps = 1e12 / m_clock.hz;
     m_cycle_ps = static_cast<std::uint64_t>(std::llround(cycle_ps));
     if (std::abs(cycle_ps - static_cast<double>(m_cycle_ps)) > 1e-6 * cycle_ps) {
-        throw input_error(p.where(), path() + ".frequency",
+        throw input_error(p.where(), path() + ".clock",
                           "the cycle must be a whole number of picoseconds");
     }
     network_config cfg;
@@ -266,7 +266,7 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     cfg.pitch_latency_cycles =
         static_cast<double>(m_link_latency.ps) / static_cast<double>(m_cycle_ps);
     cfg.flit_bytes = static_cast<double>(m_flit_size.bytes);
-    cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_frequency.hz;
+    cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_clock.hz;
     cfg.local_port_width = static_cast<int>(m_router.local_port_width);
     cfg.message_level = m_granularity == granularity::MESSAGE;
     cfg.packet_flits = static_cast<int>(m_packet_size);

@@ -59,7 +59,7 @@ private:
     std::uint64_t m_size = 4;
     routing m_routing = routing::XY;
     bool m_dateline = true;
-    units::frequency m_frequency;
+    units::frequency m_clock;
     units::duration m_link_latency;
     units::bandwidth m_link_bandwidth;
     units::data_size m_flit_size;

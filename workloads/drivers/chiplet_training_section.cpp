@@ -53,7 +53,7 @@ void chiplet_training_section::declare(section_decl<chiplet_training_section>& d
             "Chiplet global buffer (aries.md Table II: global buffer 4 MB); a pass whose "
             "operands do not fit streams them from DRAM")
         .range("1B", "16GiB");
-    d.param("pe_frequency", &S::m_pe_frequency, "1GHz",
+    d.param("pe_clock", &S::m_pe_clock, "1GHz",
             "PE array clock (aries.md Table II: clock rate 1 GHz)")
         .range("1MHz", "10GHz");
     d.param("dram_bandwidth", &S::m_dram_bandwidth, "256GB/s",
@@ -98,7 +98,7 @@ std::optional<int> chiplet_training_section::hand_out(const config_node& t,
     s.pe_array = m_pe_array;
     s.pe_buffer = m_pe_buffer;
     s.global_buffer = m_global_buffer;
-    s.pe_frequency = m_pe_frequency;
+    s.pe_clock = m_pe_clock;
     s.dram_bandwidth = m_dram_bandwidth;
     s.vector_flops_per_cycle = m_vector_flops_per_cycle;
     const chiplet_training_sink::package p = b->chiplet_training->chiplet_package();

@@ -32,7 +32,7 @@ private:
     std::uint64_t m_pe_array = 32;
     units::data_size m_pe_buffer;
     units::data_size m_global_buffer;
-    units::frequency m_pe_frequency;
+    units::frequency m_pe_clock;
     units::bandwidth m_dram_bandwidth;
     double m_vector_flops_per_cycle = 32;
 };
