@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "core/name_registry.h"
 #include "ip/codecs/codec_info.h"
 
 namespace trainvp::codecs {
 
-class codec_registry {
+class codec_registry : public name_registry<codec_info> {
 public:
     // The process-wide registry: the built-in codecs (registered on first use, in the order of
     // builtin_codecs.cpp), then those of plugins in load order.
@@ -22,43 +23,14 @@ public:
     // Adds a codec.  Throws std::logic_error when the name is taken or empty, the factory is
     // missing, or a param's default is outside its range.
     void add(codec_info info);
-    const codec_info* find(const std::string& name) const;
-    // In registration order.
-    std::vector<std::string> names() const;
-    std::size_t size() const { return m_entries.size(); }
-    const codec_info& at(std::size_t i) const { return *m_entries.at(i).info; }
 
     // A codec of `name` with `args` (defaults for the params not given).  Throws
     // std::invalid_argument for an unknown name, an unknown param, a value out of range or
     // not an integer where one is needed; the factory's own std::invalid_argument passes through.
     std::unique_ptr<codec> make(const std::string& name, const codec_args& args = {}) const;
 
-    // "built in", or "from plugin FILE".
-    std::string origin(const std::string& name) const;
-
-    // Plugin loads (platform/plugin_loader), as collectives::collective_registry.
-    struct load_report {
-        std::vector<std::string> added;
-        std::vector<std::string> errors;
-        int registrations = 0;
-    };
-    void begin_load(const std::string& origin);
-    load_report end_load();
-    const std::vector<std::string>& deferred_errors() const { return m_deferred; }
-    void defer_error(const std::string& e);
-    void count_registration();
-
 private:
-    codec_registry() = default;
-    struct entry {
-        std::shared_ptr<const codec_info> info;
-        std::string origin;
-    };
-    std::vector<entry> m_entries;
-    std::vector<std::string> m_deferred;
-    bool m_loading = false;
-    std::string m_loading_origin;
-    load_report m_report;
+    codec_registry() : name_registry("codec") {}
 };
 
 // codec_registry::global().make(name, args).

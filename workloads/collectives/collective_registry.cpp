@@ -68,26 +68,10 @@ collective_registry& collective_registry::global() {
 }
 
 void collective_registry::add(collective_info info) {
-    if (info.name.empty()) throw std::logic_error("a collective needs a name");
-    if (!info.make) {
+    if (!info.name.empty() && !info.make) {
         throw std::logic_error("collective '" + info.name + "' has no schedule factory");
     }
-    if (find(info.name) != nullptr) {
-        throw std::logic_error("collective '" + info.name + "' is already registered (" +
-                               origin(info.name) + ")");
-    }
-    entry e;
-    e.origin = m_loading ? "from plugin " + m_loading_origin : "built in";
-    if (m_loading) m_report.added.push_back(info.name);
-    e.info = std::make_shared<const collective_info>(std::move(info));
-    m_entries.push_back(std::move(e));
-}
-
-const collective_info* collective_registry::find(const std::string& name) const {
-    for (const auto& e : m_entries) {
-        if (e.info->name == name) return e.info.get();
-    }
-    return nullptr;
+    name_registry::add(std::move(info));
 }
 
 const collective_info& collective_registry::get(const std::string& name) const {
@@ -98,16 +82,10 @@ const collective_info& collective_registry::get(const std::string& name) const {
     return *c;
 }
 
-std::vector<std::string> collective_registry::names() const {
-    std::vector<std::string> out;
-    for (const auto& e : m_entries) out.push_back(e.info->name);
-    return out;
-}
-
 std::vector<std::string> collective_registry::names_for(fabric f) const {
     std::vector<std::string> out;
-    for (const auto& e : m_entries) {
-        if (e.info->runs_on(f)) out.push_back(e.info->name);
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (at(i).runs_on(f)) out.push_back(at(i).name);
     }
     return out;
 }
@@ -136,58 +114,11 @@ schedule collective_registry::make(const std::string& name, const collective_arg
     return c.make(a);
 }
 
-std::string collective_registry::origin(const std::string& name) const {
-    for (const auto& e : m_entries) {
-        if (e.info->name == name) return e.origin;
-    }
-    return "";
-}
-
-void collective_registry::begin_load(const std::string& origin) {
-    m_loading = true;
-    m_loading_origin = origin;
-    m_report = load_report{};
-}
-
-collective_registry::load_report collective_registry::end_load() {
-    m_loading = false;
-    load_report r = std::move(m_report);
-    m_report = load_report{};
-    if (!r.errors.empty()) {
-        m_entries.erase(std::remove_if(m_entries.begin(), m_entries.end(),
-                                       [&r](const entry& e) {
-                                           return std::find(r.added.begin(), r.added.end(),
-                                                            e.info->name) != r.added.end() &&
-                                                  e.origin != "built in";
-                                       }),
-                        m_entries.end());
-    }
-    return r;
-}
-
-void collective_registry::defer_error(const std::string& e) {
-    if (m_loading) {
-        m_report.errors.push_back(e);
-    } else {
-        m_deferred.push_back(e);
-    }
-}
-
-void collective_registry::count_registration() {
-    if (m_loading) ++m_report.registrations;
-}
-
 collective_registrar::collective_registrar(collective_info (*make_info)()) noexcept {
     try {
-        collective_registry& r = collective_registry::global();
-        r.count_registration();
-        try {
-            r.add(make_info());
-        } catch (const std::exception& e) {
-            r.defer_error(e.what());
-        }
+        register_noexcept(collective_registry::global(), make_info);
     } catch (...) {
-        // Out of memory while registering or reporting: nothing is registered.
+        // Out of memory making the registry: nothing is registered.
     }
 }
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/did_you_mean.h"
+#include "core/hex_integer.h"
 #include "core/param_decl.h"
 #include "core/tos.h"
 
@@ -71,29 +72,6 @@ param_decl decl(param_kind k, const std::string& lo, const std::string& hi) {
     d.kind = k;
     param_builder(d).range(lo, hi);
     return d;
-}
-
-// A plain or 0x-prefixed hexadecimal integer, or nothing when `text` is neither.
-bool parse_hex(const std::string& text, std::uint64_t& out) {
-    if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return false;
-    if (text.size() > 18) return false;
-    std::uint64_t v = 0;
-    for (std::size_t i = 2; i < text.size(); ++i) {
-        const char c = text[i];
-        int d = 0;
-        if (c >= '0' && c <= '9') {
-            d = c - '0';
-        } else if (c >= 'a' && c <= 'f') {
-            d = c - 'a' + 10;
-        } else if (c >= 'A' && c <= 'F') {
-            d = c - 'A' + 10;
-        } else {
-            return false;
-        }
-        v = v * 16 + static_cast<std::uint64_t>(d);
-    }
-    out = v;
-    return true;
 }
 
 class parser {
@@ -264,7 +242,7 @@ private:
             case field_type::ADDRESS: {
                 static const param_decl d = decl(param_kind::SIZE, "0B", "16TiB");
                 std::uint64_t hex = 0;
-                if (v.is_scalar() && parse_hex(v.scalar(), hex)) {
+                if (v.is_scalar() && parse_hex_integer(v.scalar(), hex)) {
                     o.address = hex;
                 } else {
                     o.address = param_parse::to_size(v, d, key).bytes;

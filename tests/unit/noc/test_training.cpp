@@ -100,7 +100,9 @@ TEST(chiplet_training, buckets_are_the_builders_grouping_ready_in_backward_order
         for (std::size_t b = 0; b < expected.size(); ++b) {
             EXPECT_EQ(c.buckets()[b].name, expected[b].name);
             EXPECT_EQ(c.buckets()[b].bytes, expected[b].bytes);
-            if (b > 0) EXPECT_GE(c.buckets()[b].ready, c.buckets()[b - 1].ready);
+            if (b > 0) {
+                EXPECT_GE(c.buckets()[b].ready, c.buckets()[b - 1].ready);
+            }
         }
     }
 }
