@@ -44,7 +44,7 @@ void ethernet_switch::declare(type_decl<ethernet_switch>& d) {
             "Bytes a cut-through port receives before it can forward: preamble/SFD 8 B + "
             "destination, source and type 14 B (IEEE 802.3 clause 3.1.1 frame format)")
         .range("1B", "1KiB");
-    d.param("queue", &ethernet_switch::m_queue_capacity, "256KiB",
+    d.param("queue", &ethernet_switch::m_queue, "256KiB",
             "Capacity of each output queue. Default: a TYPICAL shallow-buffer 10 GbE switch "
             "(a few MB of packet memory shared by its ports); calibrate for a given model")
         .range("1B", "1GiB");
@@ -132,7 +132,7 @@ ethernet_switch::ethernet_switch(const sc_core::sc_module_name& name, const para
     for (std::size_t i = 0; i < n; ++i) {
         rx[i].register_b_transport(this, &ethernet_switch::receive, static_cast<int>(i));
     }
-    m_queue.resize(n);
+    m_out_queues.resize(n);
     m_frames_in.resize(n);
     m_bytes_in.resize(n);
     m_frames_out.resize(n);
@@ -187,7 +187,7 @@ sc_core::sc_time ethernet_switch::admission(const out_queue& q, const sc_core::s
     auto next = first_after(q.fifo, at);
     while (true) {
         const std::uint64_t occ = occupancy(q, at);
-        if (occ == 0 || occ + bytes <= m_queue_capacity.bytes) return at;
+        if (occ == 0 || occ + bytes <= m_queue.bytes) return at;
         if (next == q.fifo.end()) return at;  // unreachable: occ > 0 has a departure
         at = next->tx_start;
         while (next != q.fifo.end() && next->tx_start <= at) ++next;
@@ -234,7 +234,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
         ready = first + ps_time(head_bytes ? span * header / head_bytes : 0) + latency;
     }
 
-    out_queue& q = m_queue[out];
+    out_queue& q = m_out_queues[out];
     // Frames that left the queue before now cannot matter: later frames are ready after now.
     while (!q.fifo.empty() && q.fifo.front().tx_start <= now) q.fifo.pop_front();
     q.arriving.erase(std::remove_if(q.arriving.begin(), q.arriving.end(),
@@ -242,7 +242,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
                      q.arriving.end());
 
     const std::uint64_t occ = occupancy(q, ready);
-    if (occ > 0 && occ + queued_bytes > m_queue_capacity.bytes && m_overflow == overflow::DROP) {
+    if (occ > 0 && occ + queued_bytes > m_queue.bytes && m_overflow == overflow::DROP) {
         m_frames_dropped[out] += ext->train;
         m_bytes_dropped[out] += wire;
         m_total_dropped += wire;

@@ -67,11 +67,11 @@ private:
     forwarding m_forwarding = forwarding::STORE_AND_FORWARD;
     units::duration m_latency;
     units::data_size m_header;
-    units::data_size m_queue_capacity;
+    units::data_size m_queue;
     overflow m_overflow = overflow::PAUSE;
 
     std::vector<std::int64_t> m_port_of_node;  // node id -> port, -1 when unreachable
-    std::vector<out_queue> m_queue;
+    std::vector<out_queue> m_out_queues;
     sc_core::sc_time m_last_departure = sc_core::SC_ZERO_TIME;
 
     std::vector<counter> m_frames_in, m_bytes_in, m_frames_out, m_bytes_out;

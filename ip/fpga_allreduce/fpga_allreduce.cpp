@@ -51,19 +51,19 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
             "through the FIFOs as a unit and crosses the link as one transaction carrying all "
             "its frames' wire bytes; smaller is finer, larger simulates faster)")
         .range("64B", "16MiB");
-    d.param("input_fifo", &fpga_allreduce::m_in_depth, "32KiB",
+    d.param("input_fifo", &fpga_allreduce::m_input_fifo, "32KiB",
             "Input FIFO (local operands read by DMA). Each FIFO must hold at least one segment "
             "(Tx: two). The defaults (192 KiB in all) are sized so that 8 KiB pieces keep a "
             "40 Gb/s link busy across the DMA and credit round trips; smartnic.md Table I's "
             "all-reduce uses 46 M20K blocks (115 KiB), so the real design streams finer")
         .range("64B", "1GiB");
-    d.param("rx_fifo", &fpga_allreduce::m_rx_depth, "64KiB",
+    d.param("rx_fifo", &fpga_allreduce::m_rx_fifo, "64KiB",
             "Rx FIFO (pieces from the previous card). Its segment slots are the credits the "
             "previous card may use; it should cover the credit round trip (bandwidth x delay)")
         .range("64B", "1GiB");
-    d.param("tx_fifo", &fpga_allreduce::m_tx_depth, "64KiB", "Tx FIFO (pieces to the next card)")
+    d.param("tx_fifo", &fpga_allreduce::m_tx_fifo, "64KiB", "Tx FIFO (pieces to the next card)")
         .range("128B", "1GiB");
-    d.param("output_fifo", &fpga_allreduce::m_out_depth, "32KiB",
+    d.param("output_fifo", &fpga_allreduce::m_output_fifo, "32KiB",
             "Output FIFO (final pieces awaiting their DMA write to host memory)")
         .range("64B", "1GiB");
     {
@@ -87,7 +87,7 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
     d.param("dma_outstanding", &fpga_allreduce::m_dma_outstanding, "32",
             "DMA bursts in flight (enough to cover a PCIe read round trip at Gen3 x8)")
         .range("1", "1024");
-    d.choice("order", &fpga_allreduce::m_order,
+    d.choice("order", &fpga_allreduce::m_service_order,
              {{"interleaved", tx_order::INTERLEAVED}, {"rounds", tx_order::ROUNDS}}, "interleaved",
              "Order of pieces on the link. interleaved: step-1 pieces fill the gaps between "
              "forwarded ones (FIFOs far smaller than a block suffice). rounds: strictly the "
@@ -186,16 +186,16 @@ fpga_allreduce::fpga_allreduce(const sc_core::sc_module_name& name, const params
         }
         return n;
     };
-    m_in_slots = slots("input_fifo", m_in_depth, 1);
-    m_rx_slots = slots("rx_fifo", m_rx_depth, 1);
-    m_tx_slots = slots("tx_fifo", m_tx_depth, 2);
-    m_out_slots = slots("output_fifo", m_out_depth, 1);
+    m_in_slots = slots("input_fifo", m_input_fifo, 1);
+    m_rx_slots = slots("rx_fifo", m_rx_fifo, 1);
+    m_tx_slots = slots("tx_fifo", m_tx_fifo, 2);
+    m_out_slots = slots("output_fifo", m_output_fifo, 1);
     m_credits_free = m_rx_slots;  // every card of a ring has the same rx_fifo
     // New data enters the ring only while half the Tx FIFO (at least two slots) is free: the
     // bubble rule needs two, and the slack keeps adder-bound rings (BFP) from filling every
     // FIFO, where each adder would wait for its successor's credit piece by piece.
     m_inject_free =
-        m_order == tx_order::ROUNDS ? 2 : std::max<std::size_t>(2, (m_tx_slots + 1) / 2);
+        m_service_order == tx_order::ROUNDS ? 2 : std::max<std::size_t>(2, (m_tx_slots + 1) / 2);
     if (m_compression == compression::BFP) {
         m_bfp = codecs::make_codec("bfp",
                                    {{"block_size", static_cast<double>(m_bfp_block)},
@@ -362,7 +362,7 @@ const fpga_allreduce::ring_plan& fpga_allreduce::plan(std::uint64_t count) {
     }
     for (const piece& p : P.recvs) P.finals += p.final ? 1 : 0;
     P.pieces_per_step = P.step1_sends;
-    if (m_order == tx_order::ROUNDS && m_tx_slots < P.pieces_per_step + 2) {
+    if (m_service_order == tx_order::ROUNDS && m_tx_slots < P.pieces_per_step + 2) {
         throw sim_error(
             path() + ": order rounds needs a Tx FIFO of " + std::to_string(P.pieces_per_step + 2) +
             " segments for a request of " + std::to_string(count * 4) +
@@ -434,7 +434,7 @@ void fpga_allreduce::inject_thread() {
                 inflight.pop_front();
                 --m_tx_reserved;
                 const std::uint64_t bytes = P.sends[p.index].count * 4;
-                m_tx_fifo.push_back(fifo_item{p.index, bytes, p.done, p.data});
+                m_tx_items.push_back(fifo_item{p.index, bytes, p.done, p.data});
                 m_tx_level.change_at(now, static_cast<std::int64_t>(bytes));
                 m_tx_changed.notify(sc_core::SC_ZERO_TIME);
                 continue;
@@ -563,7 +563,7 @@ void fpga_allreduce::adder_thread() {
             }
             if (pc.forward) {
                 --m_tx_reserved;
-                m_tx_fifo.push_back(fifo_item{P.send_of_recv[i], bytes, end, result});
+                m_tx_items.push_back(fifo_item{P.send_of_recv[i], bytes, end, result});
                 m_tx_level.change_at(end, static_cast<std::int64_t>(bytes));
                 m_tx_changed.notify(sc_core::SC_ZERO_TIME);
             }
@@ -603,26 +603,26 @@ void fpga_allreduce::tx_thread() {
             ++m_credit_frames;
             continue;
         }
-        if (m_tx_fifo.empty()) {
+        if (m_tx_items.empty()) {
             wait(m_tx_changed | m_credit_out_changed);
             continue;
         }
         std::size_t pos = 0;
-        if (m_order == tx_order::ROUNDS) {
+        if (m_service_order == tx_order::ROUNDS) {
             // Lockstep: the next send in round order, once it is in the FIFO.
-            pos = m_tx_fifo.size();
-            for (std::size_t k = 0; k < m_tx_fifo.size(); ++k) {
-                if (m_tx_fifo[k].index == m_sent) pos = k;
+            pos = m_tx_items.size();
+            for (std::size_t k = 0; k < m_tx_items.size(); ++k) {
+                if (m_tx_items[k].index == m_sent) pos = k;
             }
-            if (pos == m_tx_fifo.size()) {
+            if (pos == m_tx_items.size()) {
                 wait(m_tx_changed | m_credit_out_changed);
                 continue;
             }
         } else {
             // Ring traffic first: a forwarded piece is on the ring's critical chain (the next
             // card forwards it in turn); step-1 pieces fill the gaps.
-            for (std::size_t k = 0; k < m_tx_fifo.size(); ++k) {
-                if (m_plan->sends[m_tx_fifo[k].index].step > 1 && m_tx_fifo[k].ready <= now) {
+            for (std::size_t k = 0; k < m_tx_items.size(); ++k) {
+                if (m_plan->sends[m_tx_items[k].index].step > 1 && m_tx_items[k].ready <= now) {
                     pos = k;
                     break;
                 }
@@ -650,7 +650,7 @@ void fpga_allreduce::tx_thread() {
 }
 
 void fpga_allreduce::send_data(std::size_t pos) {
-    const fifo_item it = m_tx_fifo[pos];
+    const fifo_item it = m_tx_items[pos];
     const piece& pc = m_plan->sends[it.index];
     packet_ext ext;
     ext.src = static_cast<std::uint32_t>(m_node_id);
@@ -679,7 +679,7 @@ void fpga_allreduce::send_data(std::size_t pos) {
     // The piece leaves the Tx FIFO as the MAC sends it; its slot is free at the end.
     wait_until(m_link_free);
     // Only this thread removes items, and others only append: pos still names the piece.
-    m_tx_fifo.erase(m_tx_fifo.begin() + static_cast<std::ptrdiff_t>(pos));
+    m_tx_items.erase(m_tx_items.begin() + static_cast<std::ptrdiff_t>(pos));
     m_tx_level.change_at(m_link_free, -static_cast<std::int64_t>(it.bytes));
     m_tx_changed.notify(sc_core::SC_ZERO_TIME);
     ++m_sent;
@@ -711,7 +711,7 @@ std::string fpga_allreduce::pending_work() const {
             " B): " + std::to_string(m_sent) + " of " + std::to_string(m_plan->sends.size()) +
             " pieces sent, " + std::to_string(m_written) + " of " + std::to_string(m_plan->finals) +
             " written back; FIFOs rx " + std::to_string(m_rx.size()) + ", tx " +
-            std::to_string(m_tx_fifo.size()) + ", output " + std::to_string(m_out_fifo.size()) +
+            std::to_string(m_tx_items.size()) + ", output " + std::to_string(m_out_fifo.size()) +
             "; credits " + std::to_string(m_credits_free + m_credits.size());
     }
     if (!m_requests.empty()) {

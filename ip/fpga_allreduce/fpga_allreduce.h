@@ -94,7 +94,7 @@ private:
     void send_frame(packet_ext& ext, const sc_core::sc_time& ready);
     void send_data(std::size_t pos);
     std::uint64_t encoded_bytes(std::uint64_t elements) const;
-    std::size_t tx_free() const { return m_tx_slots - m_tx_fifo.size() - m_tx_reserved; }
+    std::size_t tx_free() const { return m_tx_slots - m_tx_items.size() - m_tx_reserved; }
 
     // Params.
     std::uint64_t m_node_id = 0;
@@ -104,12 +104,12 @@ private:
     units::frequency m_clock;
     units::duration m_adder_latency;
     units::data_size m_segment;
-    units::data_size m_in_depth, m_rx_depth, m_tx_depth, m_out_depth;
+    units::data_size m_input_fifo, m_rx_fifo, m_tx_fifo, m_output_fifo;
     units::data_size m_dma_burst;
     std::uint64_t m_dma_outstanding = 0;
     enum class compression { NONE, BFP };
     enum class tx_order { INTERLEAVED, ROUNDS };
-    tx_order m_order = tx_order::INTERLEAVED;
+    tx_order m_service_order = tx_order::INTERLEAVED;
     compression m_compression = compression::NONE;
     std::uint64_t m_bfp_block = 0;
     std::uint64_t m_bfp_exponent_bits = 0;
@@ -171,7 +171,7 @@ private:
     std::deque<pending> m_inflight;
     std::deque<operand> m_input;
     std::vector<bool> m_requested;
-    std::deque<fifo_item> m_tx_fifo;
+    std::deque<fifo_item> m_tx_items;
     std::size_t m_tx_reserved = 0;
     std::deque<fifo_item> m_out_fifo;
     std::deque<sc_core::sc_time> m_credits;     // arrival times of returned credits

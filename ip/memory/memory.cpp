@@ -23,8 +23,8 @@ void memory::declare(type_decl<memory>& d) {
     d.param("ports", &memory::m_ports, "1",
             "Target sockets (one per initiator: CPU, PCIe links); they share the data channel")
         .range("1", "64");
-    d.choice("service_order", &memory::m_order, {{"call", order::CALL}, {"time", order::TIME}},
-             "time",
+    d.choice("service_order", &memory::m_service_order,
+             {{"call", order::CALL}, {"time", order::TIME}}, "time",
              "Order in which the data channel serves requests. time (default): in arrival-time "
              "order, each request taking the idle time at and after its arrival around earlier "
              "reservations, split over idle gaps if need be (kit/time_ordered_resource.h), "
@@ -50,7 +50,7 @@ void memory::declare(type_decl<memory>& d) {
     d.signal_of(
         "busy",
         [](memory& m) -> traced_level& {
-            return m.m_order == order::TIME ? m.m_channel.busy_signal() : m.m_busy;
+            return m.m_service_order == order::TIME ? m.m_channel.busy_signal() : m.m_busy;
         },
         "1 while the data channel moves data");
     d.signal("queue", &memory::m_queue, "Requests waiting for or using the data channel");
@@ -87,7 +87,7 @@ void memory::b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_
     }
     const sc_core::sc_time xfer = e.time;
     sc_core::sc_time start, end;
-    if (m_order == order::TIME) {
+    if (m_service_order == order::TIME) {
         const time_ordered_resource::slot s = m_channel.reserve(arrival, xfer, now);
         start = s.start;
         end = s.end;

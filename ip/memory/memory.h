@@ -43,7 +43,7 @@ private:
     units::data_size m_size;
     std::uint64_t m_ports = 1;
     enum class order { CALL, TIME };
-    order m_order = order::TIME;  // declare()'s default
+    order m_service_order = order::TIME;  // declare()'s default
 
     sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
     time_ordered_resource m_channel;  // service_order: time

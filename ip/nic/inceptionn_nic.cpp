@@ -62,7 +62,7 @@ void inceptionn_nic::declare(type_decl<inceptionn_nic>& d) {
             "uses 2^-10, Table III also 2^-8 and 2^-6). The real per-value guarantee is "
             "B(k) >= 2^k (ip/codecs/README.md)")
         .range("2^-31", "2^-1");
-    d.choice("payload", &inceptionn_nic::m_mode,
+    d.choice("payload", &inceptionn_nic::m_payload,
              {{"timing", payload_mode::TIMING}, {"functional", payload_mode::FUNCTIONAL}}, "timing",
              "timing: each compressible frame's size is drawn from `histogram` (DESIGN.md "
              "payload modes); functional: the frame's float32 payload goes through the codec "
@@ -112,7 +112,7 @@ inceptionn_nic::inceptionn_nic(const sc_core::sc_module_name& name, const params
                           "the error bound must be a power of two (2^-10, 2^-8, ...)");
     }
     m_codec.emplace(exp - 1);
-    if (m_mode == payload_mode::TIMING) {
+    if (m_payload == payload_mode::TIMING) {
         if (m_histogram.size() != 4) {
             throw input_error(loc_of("histogram"), path() + ".histogram",
                               "payload: timing needs a histogram of 4 fractions (2-, 10-, 18- "
@@ -166,7 +166,8 @@ std::uint64_t inceptionn_nic::compressed_bytes(tx_frame& f) {
     const std::uint64_t raw = f.ext.raw_payload;
     const std::uint64_t values = raw / 4;
     const std::uint64_t rest = raw % 4;  // a message not made of whole floats: sent as it is
-    if (m_mode == payload_mode::TIMING) return draw_compressed_bytes(m_hist, values, m_rng) + rest;
+    if (m_payload == payload_mode::TIMING)
+        return draw_compressed_bytes(m_hist, values, m_rng) + rest;
 
     if (!f.ext.data) {
         throw sim_error(path() + ": payload: functional, but message " +

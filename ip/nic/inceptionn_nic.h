@@ -32,7 +32,7 @@ public:
     // In functional mode a compressible frame's values pass through the codec: B(k)
     // (inceptionn_codec::max_abs_error) per pass.
     double functional_error_bound(std::uint8_t tos) const override {
-        return m_mode == payload_mode::FUNCTIONAL && compresses_tos(tos) && m_codec
+        return m_payload == payload_mode::FUNCTIONAL && compresses_tos(tos) && m_codec
                    ? m_codec->max_abs_error()
                    : 0.0;
     }
@@ -50,7 +50,7 @@ protected:
     sc_core::sc_time rx_process(packet_ext& ext, const sc_core::sc_time& arrived) override;
     void tx_message_done(nic_msg_ext& done) override;
     // Message granularity: timing mode only (functional frames carry their own encoded data).
-    bool sends_trains() const override { return m_mode == payload_mode::TIMING; }
+    bool sends_trains() const override { return m_payload == payload_mode::TIMING; }
     sc_core::sc_time tx_process_train(tx_frame& f) override;
     std::pair<sc_core::sc_time, sc_core::sc_time> rx_process_train(
         packet_ext& ext, const sc_core::sc_time& head, const sc_core::sc_time& tail) override;
@@ -78,7 +78,7 @@ private:
     std::uint64_t m_compress_latency = 0;
     std::uint64_t m_decompress_latency = 0;
     double m_error_bound = 0.0;
-    payload_mode m_mode = payload_mode::TIMING;
+    payload_mode m_payload = payload_mode::TIMING;
     std::vector<double> m_histogram;
 
     std::optional<codecs::inceptionn_codec> m_codec;

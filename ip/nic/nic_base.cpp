@@ -191,7 +191,7 @@ void nic_base::begin_message() {
     r.prepared = false;
     r.per_frame = frame_payload();
     r.frames = frames(d.bytes);
-    r.start = m.posted + ps_time(m_msg_cost.ps);
+    r.start = m.posted + ps_time(m_message_cost.ps);
     // Message granularity: the message goes as trains of consecutive frames, one transaction
     // each (README, "Message granularity"); a message with data (functional mode) goes frame
     // by frame, as its frames' contents are processed one by one.

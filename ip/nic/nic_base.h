@@ -157,7 +157,7 @@ private:
     std::uint64_t m_node_id = 0;
     units::bandwidth m_rate;
     double m_efficiency = 1.0;
-    units::duration m_msg_cost;
+    units::duration m_message_cost;
     units::duration m_tx_frame_cost;
     units::duration m_rx_frame_cost;
     units::data_size m_dma_burst;
@@ -229,7 +229,7 @@ void nic_base::declare_common(type_decl<T>& d) {
     frames.mtu_max = "9216B";
     frames.mtu_note = "the IP MTU of an IEEE 802.3 standard frame";
     framing::declare(d, frames);
-    d.param("message_cost", &nic_base::m_msg_cost, "0ns",
+    d.param("message_cost", &nic_base::m_message_cost, "0ns",
             "Driver cost per message before its first DMA (calibration; 0 = not modelled)");
     d.param("tx_frame_cost", &nic_base::m_tx_frame_cost, "0ns",
             "NIC/driver processing per transmitted frame, pipelined with the MAC (calibration)");

@@ -49,12 +49,12 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
             "Link width: 1, 2, 4, 8 or 16 lanes (rev 3.0 §7.8.6, Link Capabilities: Maximum Link "
             "Width). Default x8, the smart NIC's Gen3x8 (smartnic.md §V)")
         .range("1", "16");
-    d.param("max_payload", &pcie_link::m_mps, "256B",
+    d.param("max_payload", &pcie_link::m_max_payload, "256B",
             "Max_Payload_Size: data bytes per TLP at most, a power of two 128B..4KiB (rev 3.0 "
             "§7.8.4, Device Control; §2.2.2). Default 256B, what server root ports commonly "
             "allow")
         .range("128B", "4KiB");
-    d.param("max_read_request", &pcie_link::m_mrrs, "512B",
+    d.param("max_read_request", &pcie_link::m_max_read_request, "512B",
             "Max_Read_Request_Size: bytes one read request may ask for, a power of two 128B.."
             "4KiB (rev 3.0 §7.8.4, Device Control; 512B is the register's default)")
         .range("128B", "4KiB");
@@ -66,7 +66,7 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
             "(§4.2.1.2, §3.5.2). No ECRC (optional TLP digest, §2.7). 32-bit addresses (3-DW "
             "header): 20B")
         .range("0B", "256B");
-    d.param("completion_overhead", &pcie_link::m_cpl_overhead, "20B",
+    d.param("completion_overhead", &pcie_link::m_completion_overhead, "20B",
             "Wire bytes of a completion TLP (CplD) besides its data: framing and sequence number "
             "4B + 3-DW completion header 12B (rev 3.0 §2.2.9: completions use the 3-DW format) "
             "+ LCRC 4B = 20B; the same at 2.5/5 GT/s (1 + 2 + 12 + 4 + 1)")
@@ -94,8 +94,8 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
             "arrived. Default 128: a Gen5 x16 256B-MPS stream at the default latency needs "
             "(t_TLP + 2*latency)/t_TLP = 89.8 to stay unthrottled")
         .range("1", "65536");
-    d.choice("service_order", &pcie_link::m_order, {{"call", order::CALL}, {"time", order::TIME}},
-             "time",
+    d.choice("service_order", &pcie_link::m_service_order,
+             {{"call", order::CALL}, {"time", order::TIME}}, "time",
              "Order in which each direction serves TLPs. time (default): in arrival-time order, "
              "a TLP taking the first idle time at or after it is ready around earlier "
              "reservations (kit/time_ordered_resource.h), as the link's transmit arbiter "
@@ -163,7 +163,8 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
         d.stat_of(
             n + "_queue_delay",
             [m](const pcie_link& l) -> const distribution& {
-                return l.m_order == order::TIME ? (l.*m).timed.wait_ns() : (l.*m).wire.wait_ns();
+                return l.m_service_order == order::TIME ? (l.*m).timed.wait_ns()
+                                                        : (l.*m).wire.wait_ns();
             },
             "ns",
             "Per TLP " + w +
@@ -172,8 +173,8 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
         d.signal_of(
             n + "_busy",
             [m](pcie_link& l) -> traced_level& {
-                return l.m_order == order::TIME ? (l.*m).timed.busy_signal()
-                                                : (l.*m).wire.busy_signal();
+                return l.m_service_order == order::TIME ? (l.*m).timed.busy_signal()
+                                                        : (l.*m).wire.busy_signal();
             },
             "1 while the direction " + w + " sends a TLP");
     }
@@ -189,9 +190,10 @@ pcie_link::pcie_link(const sc_core::sc_module_name& name, const params& p) : ip_
     // In time order, at most (longest hold) / (shortest TLP) + 1 TLPs can hold a credit at one
     // instant (the wire sends one at a time); with fewer credits than that they can bind.
     const sc_core::sc_time shortest =
-        tlp_time(0, std::min(m_tlp_overhead.bytes, m_cpl_overhead.bytes));
+        tlp_time(0, std::min(m_tlp_overhead.bytes, m_completion_overhead.bytes));
     const sc_core::sc_time longest_hold =
-        tlp_time(m_mps.bytes, std::max(m_tlp_overhead.bytes, m_cpl_overhead.bytes)) + m_lat + m_lat;
+        tlp_time(m_max_payload.bytes, std::max(m_tlp_overhead.bytes, m_completion_overhead.bytes)) +
+        m_lat + m_lat;
     m_credits_can_bind =
         shortest == sc_core::SC_ZERO_TIME ||
         static_cast<std::uint64_t>(longest_hold.value() / shortest.value()) + 1 >= m_credits;
@@ -212,8 +214,8 @@ void pcie_link::check_params(const params& p) {
             loc, path() + ".lanes",
             "'" + text + "' is not a PCIe link width; lanes must be 1, 2, 4, 8 or 16");
     }
-    for (auto [name, size] : {std::make_pair("max_payload", m_mps.bytes),
-                              std::make_pair("max_read_request", m_mrrs.bytes)}) {
+    for (auto [name, size] : {std::make_pair("max_payload", m_max_payload.bytes),
+                              std::make_pair("max_read_request", m_max_read_request.bytes)}) {
         if (!power_of_two(size)) {
             auto [loc, text] = value_of(name);
             throw input_error(loc, path() + "." + name,
@@ -239,7 +241,7 @@ sc_core::sc_time pcie_link::send(direction& dir, std::uint64_t payload, std::uin
     using sc_core::sc_time;
     const sc_time duration = tlp_time(payload, overhead);
     sc_time end;
-    if (m_order == order::TIME) {
+    if (m_service_order == order::TIME) {
         end = send_by_time(dir, duration, ready);
     } else {
         const std::size_t slot = static_cast<std::size_t>(dir.sent % m_credits);
@@ -366,14 +368,14 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
         trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
         return;
     }
-    const std::uint64_t mps = m_mps.bytes;
+    const std::uint64_t mps = m_max_payload.bytes;
     sc_time done = ready;
     // A transaction's TLPs leave in order in each direction.  The call-order wire does that by
     // itself; in time order each is made ready no earlier than the one before it left (which
     // also spares the search through that one's reservations).
     sc_time up_after = ready, down_after = ready;
     const auto in_order = [this](const sc_time& r, const sc_time& after) {
-        return m_order == order::TIME ? std::max(r, after) : r;
+        return m_service_order == order::TIME ? std::max(r, after) : r;
     };
     if (trans.is_write()) {
         // A zero-length write is still one TLP.
@@ -391,7 +393,7 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
         m_bytes_written += len;
         m_write_latency_ns.sample(ns(done - ready));
     } else if (trans.is_read()) {
-        const std::uint64_t mrrs = m_mrrs.bytes;
+        const std::uint64_t mrrs = m_max_read_request.bytes;
         const std::uint64_t requests = std::max<std::uint64_t>(1, (len + mrrs - 1) / mrrs);
         for (std::uint64_t j = 0; j < requests; ++j) {
             const std::uint64_t off = j * mrrs;
@@ -404,7 +406,7 @@ void pcie_link::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
             for (std::uint64_t c = 0; c < cpls; ++c) {
                 const std::uint64_t q = std::min(mps, r - c * mps);
                 const sc_time arrival =
-                    send(m_down, q, m_cpl_overhead.bytes, in_order(mem_done, down_after));
+                    send(m_down, q, m_completion_overhead.bytes, in_order(mem_done, down_after));
                 down_after = arrival - m_lat;
                 done = std::max(done, arrival);
             }

@@ -69,16 +69,16 @@ private:
     // params
     std::uint64_t m_gen = 0;
     std::uint64_t m_lanes = 0;
-    units::data_size m_mps;
-    units::data_size m_mrrs;
+    units::data_size m_max_payload;
+    units::data_size m_max_read_request;
     units::data_size m_tlp_overhead;
-    units::data_size m_cpl_overhead;
+    units::data_size m_completion_overhead;
     units::data_size m_dllp_overhead;
     units::duration m_latency;
     std::uint64_t m_credits = 0;
     enum class order { CALL, TIME };
-    order m_order = order::TIME;     // declare()'s default
-    bool m_credits_can_bind = true;  // time order: whether credits may ever bind
+    order m_service_order = order::TIME;  // declare()'s default
+    bool m_credits_can_bind = true;       // time order: whether credits may ever bind
 
     double m_rate = 0.0;  // bytes/s after encoding
     sc_core::sc_time m_lat;

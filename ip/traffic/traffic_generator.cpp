@@ -16,7 +16,7 @@ void traffic_generator::declare(type_decl<traffic_generator>& d) {
         "i-outstanding), using loosely-timed transport with the global quantum.");
     d.required("message_size", &traffic_generator::m_message_size, "Bytes per message")
         .range("1B", "4GiB");
-    d.param("messages", &traffic_generator::m_count, "1", "Messages to send").range("0", "2^40");
+    d.param("messages", &traffic_generator::m_messages, "1", "Messages to send").range("0", "2^40");
     d.param("rate", &traffic_generator::m_rate, "0b/s",
             "Issue rate; 0b/s issues as fast as `outstanding` allows");
     d.param("outstanding", &traffic_generator::m_outstanding, "0",
@@ -30,7 +30,7 @@ void traffic_generator::declare(type_decl<traffic_generator>& d) {
         .range("1B", "16TiB");
     d.param("start", &traffic_generator::m_start, "0ns", "Time of the first issue");
     d.initiator("out", &traffic_generator::out, "mem", "Requests to a memory-mapped target");
-    d.stat("messages", &traffic_generator::m_messages, "1", "Messages completed");
+    d.stat("messages", &traffic_generator::m_sent_messages, "1", "Messages completed");
     d.stat("bytes", &traffic_generator::m_bytes, "B", "Bytes completed");
     d.stat("latency", &traffic_generator::m_latency_ns, "ns",
            "Issue-to-completion time per message");
@@ -70,7 +70,7 @@ void traffic_generator::run() {
     m_first_issue = start;
     m_last_completion = start;
 
-    for (std::uint64_t i = 0; i < m_count; ++i) {
+    for (std::uint64_t i = 0; i < m_messages; ++i) {
         if (i > 0) issue = issue + gap;
         if (m_outstanding > 0 && completions.size() == m_outstanding) {
             if (completions.front() > issue) issue = completions.front();
@@ -101,7 +101,7 @@ void traffic_generator::run() {
         m_in_flight.change_at(issue, +1);
         m_in_flight.change_at(done, -1);
         m_latency_ns.sample(ns(done - issue));
-        ++m_messages;
+        ++m_sent_messages;
         m_bytes += size;
         if (done > m_last_completion) m_last_completion = done;
         completions.push_back(done);
@@ -120,7 +120,7 @@ void traffic_generator::run() {
 
 std::string traffic_generator::pending_work() const {
     if (m_finished) return {};
-    return std::to_string(m_count - m_completed) + " of " + std::to_string(m_count) +
+    return std::to_string(m_messages - m_completed) + " of " + std::to_string(m_messages) +
            " messages not complete";
 }
 

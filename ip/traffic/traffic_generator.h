@@ -31,7 +31,7 @@ private:
     void run();
 
     units::data_size m_message_size;
-    std::uint64_t m_count = 0;
+    std::uint64_t m_messages = 0;
     units::bandwidth m_rate;
     std::uint64_t m_outstanding = 0;
     command m_command = command::WRITE;
@@ -45,7 +45,7 @@ private:
     std::uint64_t m_completed = 0;
     sc_core::sc_time m_first_issue, m_last_completion;
 
-    counter m_messages, m_bytes;
+    counter m_sent_messages, m_bytes;
     distribution m_latency_ns;
     scalar m_completion_ns, m_throughput;
     traced_level m_in_flight;
