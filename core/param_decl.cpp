@@ -76,7 +76,7 @@ std::string param_decl::unit_text() const {
         case param_kind::GROUP_LIST:
             return "list of maps of the keys below";
         case param_kind::ENUM:
-            return "one of " + join(choices, "|");
+            return "one of " + join(current_choices(), "|");
         default:
             return param_kind_name(kind);
     }
@@ -113,7 +113,7 @@ units::family family_of(param_kind k) {
 // not a number, so a number's example would mislead.
 std::string example_of(const param_decl& d) {
     if (d.kind == param_kind::BOOL) return "true or false";
-    if (d.kind == param_kind::ENUM) return "one of " + join(d.choices, ", ");
+    if (d.kind == param_kind::ENUM) return "one of " + join(d.current_choices(), ", ");
     return units::family_example(family_of(d.kind));
 }
 
@@ -181,12 +181,13 @@ std::string to_string(const config_node& v, const param_decl& d, const std::stri
 
 std::size_t to_choice(const config_node& v, const param_decl& d, const std::string& key) {
     const std::string& t = need_scalar(v, d, key);
-    for (std::size_t i = 0; i < d.choices.size(); ++i) {
-        if (d.choices[i] == t) return i;
+    const std::vector<std::string> choices = d.current_choices();
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+        if (choices[i] == t) return i;
     }
     throw input_error(
         v.loc(), key,
-        "'" + t + "' is not one of " + join(d.choices, ", ") + did_you_mean(t, d.choices));
+        "'" + t + "' is not one of " + join(choices, ", ") + did_you_mean(t, choices));
 }
 
 units::duration to_time(const config_node& v, const param_decl& d, const std::string& key) {

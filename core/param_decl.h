@@ -50,7 +50,10 @@ struct param_decl {
     std::optional<double> max;
     std::string range_text;            // "[1, 1024]" as declared, for messages and docs
     std::vector<std::string> choices;  // ENUM only
-    std::vector<param_decl> fields;    // GROUP, GROUP_LIST: the keys of the sub-map
+    // ENUM whose spellings a registry extends after the declaration is built (plugins load
+    // later): read when a value is parsed or described, instead of `choices`.
+    std::function<std::vector<std::string>()> choices_from;
+    std::vector<param_decl> fields;  // GROUP, GROUP_LIST: the keys of the sub-map
     // Parses `value` (whose full key is `key`) and stores it into `obj`.  Throws input_error.
     std::function<void(void* obj, const config_node& value, const std::string& key,
                        const param_decl& self)>
@@ -63,6 +66,10 @@ struct param_decl {
 
     // The unit column of `describe`: "time", "bandwidth", "bytes", "one of drop|pause", ...
     std::string unit_text() const;
+    // ENUM: the spellings it accepts now.
+    std::vector<std::string> current_choices() const {
+        return choices_from ? choices_from() : choices;
+    }
 };
 
 // Parsing of one value for a declared kind, with range checks.  Exposed for tests and for
@@ -264,6 +271,31 @@ public:
         d.assign = [member, choices](void* obj, const config_node& v, const std::string& key,
                                      const param_decl& self) {
             static_cast<T*>(obj)->*member = choices[param_parse::to_choice(v, self, key)].second;
+        };
+        m_params.push_back(std::move(d));
+        return param_builder(m_params.back());
+    }
+
+    // A string param that is one of the names `names()` gives when a value is parsed or
+    // described (a registry's, e.g. collectives, which plugins extend after this declaration
+    // is built).  Errors and docs read as an enum's.
+    template <typename C>
+    param_builder choice_of(const std::string& name, std::string C::*base_member,
+                            std::function<std::vector<std::string>()> names,
+                            const std::string& default_text, const std::string& description) {
+        std::string T::*member = static_cast<std::string T::*>(base_member);
+        param_decl d;
+        d.name = name;
+        d.kind = param_kind::ENUM;
+        d.description = description;
+        d.default_text = default_text;
+        d.choices_from = std::move(names);
+        d.assign = [member](void* obj, const config_node& v, const std::string& key,
+                            const param_decl& self) {
+            param_decl now = self;
+            now.choices = self.current_choices();
+            now.choices_from = nullptr;
+            static_cast<T*>(obj)->*member = now.choices[param_parse::to_choice(v, now, key)];
         };
         m_params.push_back(std::move(d));
         return param_builder(m_params.back());

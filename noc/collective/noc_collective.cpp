@@ -8,18 +8,24 @@
 namespace trainvp::noc {
 
 void noc_collective::settings::declare(param_list<settings>& d) {
-    // none, then the collectives registered for the NoC fabric (workloads/collectives).
-    std::vector<std::pair<std::string, std::string>> algorithms{{"none", "none"}};
-    for (const std::string& name :
-         collectives::collective_registry::global().names_for(collectives::fabric::NOC)) {
-        algorithms.emplace_back(name, name);
-    }
-    d.choice("algorithm", &settings::algorithm, std::move(algorithms), "none",
-             "All-reduce run on the NoC instead of synthetic traffic, one rank per router "
-             "(schedules of workloads/collectives: ring aries.md §II-C, 2D ring §II-D, "
-             "hierarchical ring §IV-A-2, double binary tree §IV-B-1, multi-tree §IV-B-2, "
-             "ARIES's concentrated multi-tree §IV-B-2 Fig. 8: 2x2 router blocks reduce into "
-             "two concentrators, a multi-tree spans the blocks; needs an even size)");
+    // none, then the collectives registered for the NoC fabric (workloads/collectives), read
+    // when a config is (so that a plugin's count).
+    d.choice_of(
+        "algorithm", &settings::algorithm,
+        [] {
+            std::vector<std::string> names{"none"};
+            for (const std::string& name :
+                 collectives::collective_registry::global().names_for(collectives::fabric::NOC)) {
+                names.push_back(name);
+            }
+            return names;
+        },
+        "none",
+        "All-reduce run on the NoC instead of synthetic traffic, one rank per router "
+        "(schedules of workloads/collectives: ring aries.md §II-C, 2D ring §II-D, "
+        "hierarchical ring §IV-A-2, double binary tree §IV-B-1, multi-tree §IV-B-2, "
+        "ARIES's concentrated multi-tree §IV-B-2 Fig. 8: 2x2 router blocks reduce into "
+        "two concentrators, a multi-tree spans the blocks; needs an even size)");
     d.param("size", &settings::size, "1MiB",
             "Gradient bytes each rank all-reduces (FP32 elements; aries.md Fig. 9 sweeps 1 KB "
             "to 2 MB)")

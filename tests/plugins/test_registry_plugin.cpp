@@ -128,6 +128,26 @@ TEST(registry_plugin, describe_lists_its_collective_and_codec) {
     EXPECT_EQ(plain.out.find("example.one_to_all"), std::string::npos);
 }
 
+// The plugin's collective is selectable by name in a config once the plugin is loaded: the
+// training section's choice list is the registry's when the config is read, not when the
+// section was declared (at library load, before any plugin).
+TEST(registry_plugin, its_collective_trains_when_a_config_names_it) {
+    const fs::path out = test::temp_dir("registry_plugin_training");
+    const std::string run = std::string(TRAINVP_BIN) + " run " + TRAINVP_SOURCE_DIR +
+                            "/configs/papers/inceptionn/inc_hdc.yaml --quiet --force --out " +
+                            out.string() + " --set workload.training.algorithm=example.one_to_all";
+    auto with = test::run_command(run + " --plugin " + TEST_PLUGIN_REGISTRIES);
+    ASSERT_EQ(with.exit_code, 0) << with.err;
+    EXPECT_TRUE(fs::exists(out / "stats.json"));
+    // Without the plugin the name is an input error that lists what there is.
+    auto without = test::run_command(run);
+    EXPECT_EQ(without.exit_code, 2);
+    EXPECT_NE(without.err.find("workload.training.algorithm: 'example.one_to_all' is not one of "
+                               "ring, worker_aggregator"),
+              std::string::npos)
+        << without.err;
+}
+
 TEST(registry_plugin, a_second_copy_is_refused_by_name) {
     plugin_loader loader(registry::global());
     load_plugin(loader, TEST_PLUGIN_REGISTRIES);

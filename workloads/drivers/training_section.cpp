@@ -38,13 +38,12 @@ void training_section::declare(section_decl<training_section>& d) {
     d.param("aggregator", &training_section::m_aggregator, "",
             "worker_aggregator only (and required there): the aggregator's block path");
     // fpga_ring: the exchange is offloaded to the nodes' smart NICs (fpga.allreduce).
-    // The host collectives of the collectives registry, then fpga_ring and none.
-    std::vector<std::pair<std::string, std::string>> algorithms;
-    for (const std::string& a : workloads::exchange_algorithm_names())
-        algorithms.emplace_back(a, a);
-    d.choice("algorithm", &training_section::m_algorithm, std::move(algorithms), "ring",
-             "The gradient exchange (fpga_ring: the smart NICs run it; none: no exchange, each "
-             "worker trains alone)");
+    // The host collectives of the collectives registry (read when a config is, so that a
+    // plugin's count), then fpga_ring and none.
+    d.choice_of("algorithm", &training_section::m_algorithm, workloads::exchange_algorithm_names,
+                "ring",
+                "The gradient exchange (fpga_ring: the smart NICs run it; none: no exchange, each "
+                "worker trains alone)");
     d.choice("policy", &training_section::m_policy,
              {{"after_backward", exchange_policy::AFTER_BACKWARD},
               {"overlap_layers", exchange_policy::OVERLAP_LAYERS}},
