@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "kit/registry.h"
 #include "platform/allocator_tuning.h"
 #include "platform/platform_loader.h"
-#include "kit/registry.h"
 #include "platform/simulation.h"
 
 // libsystemc prints its banner before sc_main; a static initialiser runs earlier still.

@@ -26,9 +26,9 @@
 #include <systemc>
 #include <tlm>
 
-#include "platform/allocator_tuning.h"
 #include "kit/sim_context.h"
 #include "kit/sim_time.h"
+#include "platform/allocator_tuning.h"
 
 namespace {
 

@@ -9,9 +9,9 @@
 
 #include <systemc>
 
+#include "core/params.h"
 #include "kit/audit_log.h"
 #include "kit/ip_type.h"
-#include "core/params.h"
 #include "kit/sim_context.h"
 
 namespace trainvp {

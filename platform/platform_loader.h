@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/platform_desc.h"
 #include "kit/registry.h"
+#include "platform/platform_desc.h"
 
 namespace trainvp {
 

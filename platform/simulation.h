@@ -12,8 +12,8 @@
 #include <systemc>
 
 #include "kit/ip_module.h"
-#include "platform/platform_desc.h"
 #include "kit/registry.h"
+#include "platform/platform_desc.h"
 #include "traces/stats_report.h"
 #include "workloads/iteration/critical_path.h"
 

@@ -6,8 +6,8 @@
 
 #include <systemc>
 
-#include "platform/allocator_tuning.h"
 #include "kit/registry.h"
+#include "platform/allocator_tuning.h"
 #include "sc_main/trainvp_cli.h"
 
 namespace {

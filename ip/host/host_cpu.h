@@ -21,8 +21,8 @@
 #include "ip/host/op_window.h"
 #include "kit/flat_queue.h"
 #include "kit/ip_module.h"
-#include "workloads/drivers/workload_sink.h"
 #include "traces/traced_level.h"
+#include "workloads/drivers/workload_sink.h"
 #include "workloads/ops/op_list.h"
 #include "workloads/ops/op_source.h"
 

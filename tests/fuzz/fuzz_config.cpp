@@ -14,10 +14,10 @@
 #include <string>
 
 #include "core/config_node.h"
-#include "platform/platform_loader.h"
-#include "kit/registry.h"
-#include "platform/simulation.h"
 #include "core/units.h"
+#include "kit/registry.h"
+#include "platform/platform_loader.h"
+#include "platform/simulation.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/platform_loader.h"
 #include "kit/registry.h"
+#include "platform/platform_loader.h"
 #include "platform/simulation.h"
 
 namespace trainvp::test {

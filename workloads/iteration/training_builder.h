@@ -78,7 +78,6 @@ struct training_options {
     collectives::aggregator_return wa_return = collectives::aggregator_return::TREE;
 };
 
-
 class training_builder {
 public:
     // Throws std::invalid_argument on options that cannot form an iteration (an algorithm that

@@ -12,8 +12,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
-#include "kit/ip_module.h"
 #include "ip/ethernet/packet_ext.h"
+#include "kit/ip_module.h"
 
 namespace trainvp::test {
 

@@ -2,8 +2,8 @@
 // error class with its exact message (file:line:column, full key, did-you-mean).
 #include <gtest/gtest.h>
 
-#include "platform/platform_loader.h"
 #include "kit/registry.h"
+#include "platform/platform_loader.h"
 #include "tests/support/test_util.h"
 
 namespace trainvp {
