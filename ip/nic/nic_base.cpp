@@ -421,6 +421,8 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     } else {
         written = dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
     }
+    // The head frame of a train is in memory once processed (its write is not timed alone).
+    if (st.received == 0) st.first = n > 1 ? std::min(processed, written) : written;
     st.done = std::max(st.done, written);
     st.bytes += local.raw_payload;
     m_rx_frames_flow.leave(local.raw_payload);
@@ -434,6 +436,7 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
         note.msg_id = ext->msg_id;
         note.host_addr = st.host_addr;
         note.data = st.data;
+        note.first_ps = st.first.value();
         const sc_core::sc_time done = st.done;
         if (!whole) m_rx.erase({ext->src, ext->msg_id});
         ++m_rx_msgs;
