@@ -28,8 +28,8 @@ void comm_stack_params::declare(param_list<comm_stack_params>& d) {
     d.param("recv_rate", &comm_stack_params::recv_rate, "0Gb/s",
             "Payload bytes per second one progress thread takes from the NIC through the stack "
             "(interrupt and softirq protocol work, the copy to the user buffer), pipelined with "
-            "the arrival: a receive completes no earlier than max(posted, first byte) + bytes / "
-            "recv_rate on its thread. 0 = free")
+            "the arrival: a message is taken no earlier than its first byte + bytes / recv_rate "
+            "on its thread. 0 = free")
         .range("0Gb/s", "10Tb/s");
     d.param("eager_limit", &comm_stack_params::eager_limit, "64KiB",
             "Largest message sent eagerly; larger ones go by rendezvous (Open MPI's TCP BTL "
@@ -82,14 +82,12 @@ comm_stack::send_timing comm_stack::send(std::uint64_t posted_ps, std::uint64_t 
     return t;
 }
 
-std::uint64_t comm_stack::receive(std::uint64_t posted_ps, std::uint64_t first_ps,
-                                  std::uint64_t last_ps, std::uint64_t bytes) {
-    const std::uint64_t ready = posted_ps + m_p.recv_overhead.ps;
-    const std::uint64_t landed = std::max(ready, last_ps);
-    if (m_p.recv_rate.bytes_per_s <= 0.0 || bytes == 0) return landed;
+std::uint64_t comm_stack::receive(std::uint64_t first_ps, std::uint64_t last_ps,
+                                  std::uint64_t bytes) {
+    if (m_p.recv_rate.bytes_per_s <= 0.0 || bytes == 0) return last_ps;
     const std::uint64_t work = m_p.recv_rate.transfer_time(bytes).ps;
-    const std::uint64_t start = reserve(std::max(ready, std::min(first_ps, last_ps)), work);
-    return std::max(landed, start + work);
+    const std::uint64_t start = reserve(std::min(first_ps, last_ps), work);
+    return std::max(last_ps, start + work);
 }
 
 }  // namespace trainvp::ip

@@ -13,8 +13,7 @@
 //   sender (copies into socket buffers, segmentation) and `recv_rate` on the receiver
 //   (interrupt and softirq protocol work, the copy to the user buffer).  This work is pipelined
 //   with the wire: a send's bytes leave as its thread hands them over (the NIC streams the
-//   message no faster), a receive's bytes are copied as they land, no earlier than the first
-//   byte and no earlier than the receive was posted.
+//   message no faster), a message's bytes are taken as they land, from its first byte.
 // - Threads: `threads` progress threads serve all of a host's sends and receives; one message
 //   is driven by one thread; each piece of work takes the thread that can start it first, and
 //   a thread's work runs in the order it was handed out (a thread that sends and receives at
@@ -55,11 +54,12 @@ public:
     };
     // A send of `bytes` posted at `posted_ps`: reserves its thread time.
     send_timing send(std::uint64_t posted_ps, std::uint64_t bytes);
-    // A receive posted at `posted_ps` whose message of `bytes` landed in host memory from
-    // `first_ps` (its first byte) to `last_ps` (its last): when it completes.  Reserves the
-    // receiving thread's time.
-    std::uint64_t receive(std::uint64_t posted_ps, std::uint64_t first_ps, std::uint64_t last_ps,
-                          std::uint64_t bytes);
+    // A message of `bytes` that landed in host memory from `first_ps` (its first byte) to
+    // `last_ps` (its last): when the software has taken it all (a receive posted for it
+    // completes no earlier, nor before its own posting + recv_overhead).  Reserves the
+    // receiving thread's time, handed out as messages arrive (the progress engine drains the
+    // sockets whether or not a receive is posted yet).
+    std::uint64_t receive(std::uint64_t first_ps, std::uint64_t last_ps, std::uint64_t bytes);
 
     // Thread time reserved so far, ps (all threads together).
     std::uint64_t busy_ps() const { return m_busy_ps; }

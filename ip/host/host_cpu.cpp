@@ -432,8 +432,7 @@ void host_cpu::unit_step(op_unit u) {
                 }
                 if (r.arrival < r.start) ++m_unexpected_count;
                 const sc_time ready = r.start + ps_time(m_stack_params.recv_overhead.ps);
-                r.end = ps_time(m_stack->receive(r.start.value(), r.first.value(),
-                                                 r.arrival.value(), r.received_bytes));
+                r.end = std::max(ready, r.arrival);
                 m_recv_wait_ns.sample(ns(r.end - ready));
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
@@ -497,7 +496,7 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             // and tag); otherwise the receive is posted for the NIC's RECEIVED.
             message_matcher::arrival a;
             if (m_messages.post_recv(index_of(u), i, o.peer, o.tag, a)) {
-                take_message(r, ps_time(a.first_ps), ps_time(a.at_ps), a.bytes, a.msg_id, a.data);
+                take_message(r, ps_time(a.at_ps), a.bytes, a.msg_id, a.data);
             }
             r.phase = unit_phase::RECV_MATCH;
             break;
@@ -509,13 +508,11 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
     }
 }
 
-void host_cpu::take_message(unit_run& r, const sc_time& first, const sc_time& at,
-                            std::uint64_t bytes,
+void host_cpu::take_message(unit_run& r, const sc_time& at, std::uint64_t bytes,
                             std::uint64_t msg_id,
                             const std::shared_ptr<std::vector<std::uint8_t>>& data) {
     m_ops.status_of(r.op).matched = true;
     r.arrival = at;
-    r.first = std::min(first, at);
     r.received_bytes = bytes;
     r.msg_id = msg_id;
     if (data) m_recv_data[r.op] = data;
@@ -742,10 +739,7 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_time at = sim_now() + delay;
-    // RECEIVED: when its first byte was in memory (a NIC that does not say: with the last).
-    const sc_time first =
-        ext->first_ps != 0 ? std::min(ps_time(ext->first_ps), at) : at;
+    sc_time at = sim_now() + delay;
     if (ext->what == nic_msg_ext::op::SEND_DONE) {
         message_matcher::pending_send p;
         if (!m_messages.complete_send(ext->msg_id, p)) {
@@ -766,10 +760,17 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         }
         mark_done(p.op, p.kind, at);
     } else if (ext->what == nic_msg_ext::op::RECEIVED) {
+        // The software takes the message as it lands (comm_stack): it is the receive's from
+        // then.  A NIC that does not say when the first byte landed: with the last.
+        const std::uint64_t first = ext->first_ps != 0 ? ext->first_ps : at.value();
+        const std::uint64_t busy_before = m_stack->busy_ps();
+        at = ps_time(m_stack->receive(first, at.value(), ext->bytes));
+        m_stack_busy_ns.add(static_cast<double>(m_stack->busy_ps() - busy_before) * 1e-3);
+        progress_until(at);  // the run is busy until then (the stall watchdog)
         // A receive running on a unit takes the message; otherwise it is unexpected.
         const std::size_t u = m_messages.receive(ext->peer, ext->tag);
         if (u != k_none) {
-            take_message(m_units[u], first, at, ext->bytes, ext->msg_id, ext->data);
+            take_message(m_units[u], at, ext->bytes, ext->msg_id, ext->data);
             wake(u, at);
         } else {
             message_matcher::arrival a;
@@ -777,7 +778,6 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
             a.tag = ext->tag;
             a.bytes = ext->bytes;
             a.at_ps = at.value();
-            a.first_ps = first.value();
             a.data = ext->data;
             a.msg_id = ext->msg_id;
             m_messages.add_unexpected(std::move(a));

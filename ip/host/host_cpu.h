@@ -109,7 +109,7 @@ private:
         sc_core::sc_time start, end;
         // RECV: the message matched to it (op_status::matched says it arrived); SEND: its
         // message id.
-        sc_core::sc_time arrival, first;
+        sc_core::sc_time arrival;
         std::uint64_t received_bytes = 0;
         std::uint64_t msg_id = 0;
         // MEMORY: the traffic's progress (pass, offset in it, bytes issued over all passes,
@@ -124,10 +124,8 @@ private:
     // `now`: the activation's time (an engine's activation takes no time).
     void start_op(unit_run& r, op_unit u, const sc_core::sc_time& now);
     // r's RECV takes a message that arrived at `at` (from the NIC, or the unexpected queue).
-    // `first`: when the message's first byte was in host memory.
-    void take_message(unit_run& r, const sc_core::sc_time& first, const sc_core::sc_time& at,
-                      std::uint64_t bytes, std::uint64_t msg_id,
-                      const std::shared_ptr<std::vector<std::uint8_t>>& data);
+    void take_message(unit_run& r, const sc_core::sc_time& at, std::uint64_t bytes,
+                      std::uint64_t msg_id, const std::shared_ptr<std::vector<std::uint8_t>>& data);
     // The op's statistics and completion once its unit is free (a send only frees the unit).
     void finish_op(const unit_run& r, op_unit u);
     void finish_when_done();

@@ -41,7 +41,6 @@ public:
         std::uint32_t tag = 0;
         std::uint64_t bytes = 0;
         std::uint64_t at_ps = 0;
-        std::uint64_t first_ps = 0;  // its first byte in host memory
         std::shared_ptr<std::vector<std::uint8_t>> data;
         std::uint64_t msg_id = 0;  // at the source
     };

@@ -179,7 +179,7 @@ sc_core::sc_time nic_base::engine_time(std::uint64_t wire, std::uint64_t raw) co
     const std::uint64_t own =
         units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps;
     if (m_tx.pace <= 0.0) return ps_time(own);
-    // The host's software cannot hand the bytes over faster (host.cpu comm_thread_rate).
+    // The host's software cannot hand the bytes over faster (host.cpu stack.send_rate).
     return ps_time(std::max(own, units::bandwidth{m_tx.pace}.transfer_time(raw).ps));
 }
 

@@ -222,7 +222,7 @@ void nic_base::declare_common(type_decl<T>& d) {
             "Sustained fraction of line rate the NIC engine reaches (inceptionn.md §VII-C: the "
             "VC709 reference design reached ~2.1 of 10 Gb/s, i.e. 0.21; the X540 ~1). The "
             "NIC's own limit: a software stack that cannot feed it faster is host.cpu's "
-            "comm_thread_rate, which paces each message (nic_msg_ext pace)")
+            "stack.send_rate, which paces each message (nic_msg_ext pace)")
         .range("0.001", "1");
     framing::spec frames;
     frames.mtu = "1500B";

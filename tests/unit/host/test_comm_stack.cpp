@@ -51,24 +51,23 @@ TEST(comm_stack, free_stack_costs_only_the_overheads) {
     EXPECT_EQ(t.start_ps, 22 * k_us);
     EXPECT_EQ(t.end_ps, t.start_ps);
     EXPECT_EQ(t.pace_bytes_per_s, 0.0);
-    // A receive completes when its message has landed, no earlier than posted + overhead.
-    EXPECT_EQ(s.receive(0, 5 * k_us, 9 * k_us, 1 << 20), 9 * k_us);
-    EXPECT_EQ(s.receive(8 * k_us, 1 * k_us, 9 * k_us, 1 << 20), 11 * k_us);
+    // A message is taken when it has landed.
+    EXPECT_EQ(s.receive(5 * k_us, 9 * k_us, 1 << 20), 9 * k_us);
     EXPECT_EQ(s.busy_ps(), 0u);
 }
 
 // Through the stack alone: the wire delivers 1 MB in 0.1 ms (faster than the thread), so the
-// thread binds: max(posted + recv_overhead, first byte) + B / recv_rate.
+// thread binds: first byte + B / recv_rate.
 TEST(comm_stack, receive_bound_by_the_thread) {
     comm_stack s(stack_params(), 1);
     const std::uint64_t b = 1000000;  // 0.8 ms at 1.25 GB/s
-    EXPECT_EQ(s.receive(0, 10 * k_us, 110 * k_us, b), 10 * k_us + b * 800);
+    EXPECT_EQ(s.receive(10 * k_us, 110 * k_us, b), 10 * k_us + b * 800);
 }
 
 // With the wire binding (1 MB arriving over 2 ms), the receive ends with its last byte.
 TEST(comm_stack, receive_bound_by_the_wire) {
     comm_stack s(stack_params(), 1);
-    EXPECT_EQ(s.receive(0, 10 * k_us, 2010 * k_us, 1000000), 2010 * k_us);
+    EXPECT_EQ(s.receive(10 * k_us, 2010 * k_us, 1000000), 2010 * k_us);
 }
 
 // A ring step on one thread (inceptionn.md Alg. 1 lines 10-12 as MPI runs them): the thread
@@ -80,7 +79,7 @@ TEST(comm_stack, ring_step_on_one_thread_adds_send_and_receive) {
     const auto t = s.send(0, b);
     const std::uint64_t first = t.start_ps + 1 * k_us;  // the neighbour's equally paced block
     const std::uint64_t last = t.end_ps + 1 * k_us;
-    EXPECT_EQ(s.receive(0, first, last, b), t.end_ps + b * 800);
+    EXPECT_EQ(s.receive(first, last, b), t.end_ps + b * 800);
     EXPECT_EQ(t.end_ps + b * 800, 22 * k_us + 2 * b * 800);
 }
 
@@ -91,7 +90,7 @@ TEST(comm_stack, ring_step_on_two_threads_overlaps) {
     const auto t = s.send(0, b);
     const std::uint64_t first = t.start_ps + 1 * k_us;
     const std::uint64_t last = t.end_ps + 1 * k_us;
-    EXPECT_EQ(s.receive(0, first, last, b), std::max(last, first + b * 800));
+    EXPECT_EQ(s.receive(first, last, b), std::max(last, first + b * 800));
 }
 
 // An aggregator receives four messages at once through one link (a quarter of it each) on one
@@ -103,16 +102,16 @@ TEST(comm_stack, concurrent_receives_share_the_thread) {
         comm_stack s(stack_params(), 1);
         const std::uint64_t last = 4000 * k_us;
         std::uint64_t done = 0;
-        for (int k = 0; k < 4; ++k) done = std::max(done, s.receive(0, 0, last, b));
+        for (int k = 0; k < 4; ++k) done = std::max(done, s.receive(0, last, b));
         EXPECT_EQ(done, last);
     }
     {
         // Wire 4 B / 10 GB/s = 0.4 ms < 3.2 ms: the thread binds, 4 B / recv_rate after the
-        // first byte (all posted at 0, recv_overhead 3 us before).
+        // first byte (at 1 us).
         comm_stack s(stack_params(), 1);
         std::uint64_t done = 0;
-        for (int k = 0; k < 4; ++k) done = std::max(done, s.receive(0, 0, 400 * k_us, b));
-        EXPECT_EQ(done, 3 * k_us + 4 * b * 800);
+        for (int k = 0; k < 4; ++k) done = std::max(done, s.receive(k_us, 400 * k_us, b));
+        EXPECT_EQ(done, k_us + 4 * b * 800);
     }
 }
 
