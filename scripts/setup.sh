@@ -7,7 +7,7 @@ packages=(
     build-essential cmake pkg-config ninja-build
     libsystemc-dev libyaml-cpp-dev libboost-dev nlohmann-json3-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    clang libclang-rt-14-dev clang-format python3 python3-matplotlib
+    clang libclang-rt-14-dev clang-format python3 python3-matplotlib python3-yaml
     parallel
 )
 

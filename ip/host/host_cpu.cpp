@@ -40,7 +40,8 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
         "concurrently, each its ops in list order; `after` waits for earlier ops on any unit. "
         "compute/sum/update: memory traffic on `mem` in chunks, then flops / (peak x efficiency "
         "x k/cores) with k = cores - comm_cores on cpu and comm_cores on comm (paleo eq. 1: "
-        "memory time + compute time). send: stack.send_overhead, then the descriptor to `nic`, its data leaving once the "
+        "memory time + compute time). send: stack.send_overhead, then the descriptor to `nic`, its "
+        "data leaving once the "
         "protocol and a progress thread allow, at stack.send_rate; done at SEND_DONE. recv: done "
         "when its message has landed and a progress thread has taken it at stack.recv_rate "
         "(`stack:`). gpu_compute and "
@@ -720,8 +721,8 @@ sc_time host_cpu::post_send(unit_run& r) {
     }
     tlm::tlm_generic_payload& trans = command(o.unit);
     trans.set_extension(&ext);
-    sc_time delay = ps_time(t.start_ps) > sim_now() ? ps_time(t.start_ps) - sim_now()
-                                                    : sc_core::SC_ZERO_TIME;
+    sc_time delay =
+        ps_time(t.start_ps) > sim_now() ? ps_time(t.start_ps) - sim_now() : sc_core::SC_ZERO_TIME;
     nic->b_transport(trans, delay);
     trans.clear_extension(&ext);
     if (trans.is_response_error()) {

@@ -57,9 +57,25 @@ TEST(inceptionn_table2, resnet50_worker_aggregator) {
 // (node.yaml: host.cpu stack send_rate = recv_rate, 9.2 Gb/s); both figures within 5 %
 // (relative: the tolerance for a calibration case).  The same WA run must keep Table
 // II's AlexNet rows within their 15 %.
+// Two runs in one test: the trainvp binary (SystemC elaborates once per process).
+std::map<std::string, double> run_binary_ms(const std::string& config, const std::string& sets) {
+    const std::string stem = config.substr(config.find_last_of('/') + 1);
+    const auto dir = temp_dir("table2_" + stem + "_" + std::to_string(sets.size()));
+    const auto r =
+        run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN + " run " +
+                    config + " --quiet --force --out " + dir.string() + " " + sets);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto stats = nlohmann::json::parse(read_file(dir / "stats.json"));
+    std::map<std::string, double> out;
+    for (const auto& [k, v] : stats["blocks"]["iteration"]["stats"].items()) {
+        if (v.contains("value")) out[k] = v["value"].get<double>() * 1e-6;  // ns -> ms
+    }
+    return out;
+}
+
 TEST(inceptionn_calibration, alexnet_inc_against_wa) {
-    const auto wa = breakdown_ms("configs/papers/inceptionn/wa_alexnet.yaml");
-    const auto inc = breakdown_ms("configs/papers/inceptionn/inc_alexnet.yaml");
+    const auto wa = run_binary_ms("configs/papers/inceptionn/wa_alexnet.yaml", "");
+    const auto inc = run_binary_ms("configs/papers/inceptionn/inc_alexnet.yaml", "");
     const double comm_reduction = 1.0 - inc.at("comm") / wa.at("comm");
     const double total_reduction = 1.0 - inc.at("time") / wa.at("time");
     EXPECT_NEAR(comm_reduction, 0.55, 0.05 * 0.55);
@@ -69,10 +85,15 @@ TEST(inceptionn_calibration, alexnet_inc_against_wa) {
 }
 
 TEST(inceptionn_table2, ring_exchanges_less_than_worker_aggregator) {
-    // INC is a prediction; what must hold whatever the numbers: Alg. 1 moves 2(p-1)/p of the
-    // gradients per worker link instead of the aggregator's p + log p (inceptionn.md §VIII-D),
-    // so with p = 4 its communication is below a third of WA's (Table II: 1.36 s / 100).
-    const auto inc = breakdown_ms("configs/papers/inceptionn/inc_hdc.yaml");
+    // What the hardware must give whatever the numbers: Alg. 1 moves 2(p-1)/p of the gradients
+    // per worker link instead of the aggregator's p + log p (inceptionn.md §VIII-D), so with
+    // p = 4 and the hosts' stack switched off its communication is below a third of WA's
+    // (Table II: 1.36 s / 100).  With the stack, one progress thread sends and receives each
+    // ring step's block (about twice the wire time), and §VIII-A's calibration case (above)
+    // holds it near 45 % of WA's instead.
+    const auto inc = breakdown_ms("configs/papers/inceptionn/inc_hdc.yaml",
+                                  {"components.node.host.stack.send_rate=0Gb/s",
+                                   "components.node.host.stack.recv_rate=0Gb/s"});
     EXPECT_LT(inc.at("comm"), 13.6 / 3.0);
 }
 

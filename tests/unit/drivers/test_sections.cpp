@@ -207,11 +207,13 @@ TEST(training_section, a_pattern_leaves_out_the_aggregator) {
 
 TEST(training_section, keys_and_hosts_are_checked) {
     cluster c(2);
-    EXPECT_EQ(error_of(k_training + ", polciy: x}\n", c.platform),
-              "t.yaml:2:61: error: workload.training.polciy: unknown training key (did you mean "
-              "'policy'?); expected one of model, model_parameters, batch, workers, aggregator, "
-              "algorithm, policy, bucket, compute, forward_time, backward_time, iterations, tos, "
-              "broadcast, compression, gradient");
+    EXPECT_EQ(
+        error_of(k_training + ", polciy: x}\n", c.platform),
+        "t.yaml:2:61: error: workload.training.polciy: unknown training key (did you mean "
+        "'policy'?); expected one of model, model_parameters, batch, workers, aggregator, "
+        "algorithm, policy, bucket, compute, update, forward_time, backward_time, iterations, "
+        "tos, "
+        "broadcast, compression, gradient");
     EXPECT_EQ(error_of("workload:\n  training: {model: hdc, workers: x}\n", c.platform),
               "t.yaml:2:13: error: workload.training.batch: missing; a training workload needs "
               "model, batch and workers");

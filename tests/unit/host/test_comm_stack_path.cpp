@@ -162,9 +162,9 @@ TEST(comm_stack_path, inceptionn_nic_paces_the_raw_bytes) {
 }
 
 TEST(comm_stack_path, inceptionn_nic_paces_the_raw_bytes_message_granularity) {
-    expect_paced(
-        run(", stack: {send_rate: 10Gb/s}", {"simulation.granularity=message"}, k_inceptionn, "0x28"),
-        k_b_over_r_ns, 2000.0);
+    expect_paced(run(", stack: {send_rate: 10Gb/s}", {"simulation.granularity=message"},
+                     k_inceptionn, "0x28"),
+                 k_b_over_r_ns, 2000.0);
 }
 
 // The default (0) is no software cost: the message goes at the NIC's rate (8 MiB in 936 full
