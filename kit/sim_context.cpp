@@ -29,13 +29,19 @@ void sim_settings::declare(param_list<sim_settings>& d) {
             "stats.json (a compact record of ~90 B per op, kept until the end of the run: "
             "memory grows with the run; false drops the breakdown, for long soak runs)");
     d.choice("granularity", &sim_settings::grain,
-             {{"packet", granularity::PACKET}, {"message", granularity::MESSAGE}}, "packet",
+             {{"packet", granularity::PACKET},
+              {"message", granularity::MESSAGE},
+              {"flow", granularity::FLOW}},
+             "packet",
              "Cluster network detail (DESIGN.md: granularity is a knob). packet: every Ethernet "
              "frame is a transaction. message: a message crosses each NIC, link and switch as "
              "one transaction with all its frames' wire bytes, pipelined across hops as its "
              "frames would be (head after one frame, tail after the slowest hop); frame counts "
              "are kept. Within 3 % of packet where the NICs' DMA keeps up with the network "
-             "(docs/user-guide.md lists the configs checked and where it does not)");
+             "(docs/user-guide.md lists the configs checked and where it does not). flow: the "
+             "cluster network is one fabric.flow block whose links carry messages as flows "
+             "sharing capacity max-min fairly; NICs, links and switches outside it run as at "
+             "message level");
 }
 
 const std::vector<param_decl>& sim_settings::decls() {

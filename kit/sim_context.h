@@ -18,9 +18,10 @@
 namespace trainvp {
 
 // How finely the cluster network is simulated (DESIGN.md "Granularity is a knob"): every
-// frame as a transaction, or each message as one transaction per hop with its frames'
-// total serialisation (ip/ethernet/README.md, "Message granularity").
-enum class granularity { PACKET, MESSAGE };
+// frame as a transaction, each message as one transaction per hop with its frames' total
+// serialisation (ip/ethernet/README.md, "Message granularity"), or the whole network as one
+// fabric.flow block in which messages are flows sharing the links (ip/fabric/README.md).
+enum class granularity { PACKET, MESSAGE, FLOW };
 
 // The `simulation:` section of a config.
 struct sim_settings {

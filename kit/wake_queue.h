@@ -53,6 +53,15 @@ public:
                 schedule(at, state::WOKEN);
             }
         }
+        // From other code: the engine runs no later than after `delay`, whatever it waits
+        // for (a parked engine is woken; one sleeping until later runs earlier instead).
+        void wake_by(const sc_core::sc_time& delay) {
+            const std::uint64_t at = sim_now().value() + delay.value();
+            if (m_state == state::PARKED ||
+                ((m_state == state::WOKEN || m_state == state::TIMED) && at < m_at)) {
+                schedule(at, m_state == state::TIMED ? state::TIMED : state::WOKEN);
+            }
+        }
         bool parked() const { return m_state == state::PARKED; }
         // The state the body reads first (its first k_hot_lines cache lines from `at`).  When
         // many engines are due at one time (the nodes of a large platform in step), the queue

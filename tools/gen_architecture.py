@@ -27,9 +27,10 @@ LAYERS = [
     ("core", "the config ground, pure C++: units, the config tree, declared params, errors",
      ["core"]),
     ("traces", "statistics, timeline, VCD levels, atomic output files", ["traces"]),
-    ("models", "pure C++ models: schedules, codecs, the zoo, op lists, the NoC's network",
+    ("models", "pure C++ models: schedules, codecs, the zoo, op lists, the NoC's network, the "
+     "flow level's engine and topologies",
      ["workloads/collectives", "workloads/models", "workloads/ops", "workloads/iteration",
-      "ip/codecs", "noc"]),
+      "ip/codecs", "noc", "fabric"]),
     ("kit", "the block kit (SystemC): ip_module, ip_type, registry, wake queue, resources",
      ["kit"]),
     ("drivers", "workload sections (registered by name) and the sinks blocks implement to be "
@@ -41,7 +42,8 @@ LAYERS = [
     ("command", "the trainvp command line", ["sc_main"]),
 ]
 
-SOURCE_DIRS = ["core", "traces", "workloads", "kit", "ip", "noc", "platform", "sc_main"]
+SOURCE_DIRS = ["core", "traces", "workloads", "kit", "ip", "noc", "fabric", "platform",
+               "sc_main"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -21,7 +21,7 @@ nic_base::nic_base(const sc_core::sc_module_name& name, const params& p) : ip_mo
     bulk.burst = 64 * 1024;
     bulk.outstanding = 16;
     m_dma_bulk.configure(bulk);
-    m_message_level = ctx().settings().grain == granularity::MESSAGE;
+    m_message_level = ctx().settings().grain != granularity::PACKET;
     host.register_b_transport(this, &nic_base::host_b_transport);
     eth_rx.register_b_transport(this, &nic_base::rx_b_transport);
     start_engine(m_tx_step, [this] { tx_step(); });
@@ -421,8 +421,11 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     } else {
         written = dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
     }
-    // The head frame of a train is in memory once processed (its write is not timed alone).
-    if (st.received == 0) st.first = n > 1 ? std::min(processed, written) : written;
+    // The message's first frame is in (its last bit at the NIC; a train's head frame), the
+    // same instant at both granularities: the host's software may start taking it.
+    if (st.received == 0) {
+        st.first = n > 1 ? std::min(arrived, ps_time(ext->head_last_bit_ps)) : arrived;
+    }
     st.done = std::max(st.done, written);
     st.bytes += local.raw_payload;
     m_rx_frames_flow.leave(local.raw_payload);

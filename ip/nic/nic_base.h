@@ -114,7 +114,7 @@ private:
         std::uint32_t received = 0;
         std::uint64_t bytes = 0;
         sc_core::sc_time done;
-        sc_core::sc_time first;  // the first frame's payload in host memory
+        sc_core::sc_time first;  // the first frame's last bit in
         std::uint64_t host_addr = 0;
         std::uint32_t tag = 0;
         std::shared_ptr<std::vector<std::uint8_t>> data;

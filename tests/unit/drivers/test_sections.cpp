@@ -141,7 +141,7 @@ TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_o
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
     EXPECT_EQ(join(keys),
               "model, model_parameters, batch, workers, aggregator, algorithm, policy, "
-              "bucket, compute, forward_time, backward_time, iterations, tos, "
+              "bucket, compute, update, forward_time, backward_time, iterations, tos, "
               "broadcast, compression, gradient");
     EXPECT_TRUE(r.find("ops")->params.empty());
     EXPECT_FALSE(r.find("ops")->description.empty());

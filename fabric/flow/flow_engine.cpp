@@ -1,0 +1,227 @@
+#include "fabric/flow/flow_engine.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace trainvp::fabric {
+
+namespace {
+constexpr double k_ps_per_s = 1e12;
+// A resource is full, or a flow at its cap, within this fraction (progressive filling in
+// doubles).
+constexpr double k_rel = 1e-12;
+}  // namespace
+
+flow_engine::flow_engine(std::vector<double> capacity)
+    : m_capacity(std::move(capacity)),
+      m_carried(m_capacity.size(), 0.0),
+      m_users(m_capacity.size()),
+      m_mark_res(m_capacity.size(), 0),
+      m_left(m_capacity.size(), 0.0),
+      m_unfrozen(m_capacity.size(), 0) {
+    for (double c : m_capacity) {
+        if (!(c > 0.0)) throw std::invalid_argument("flow_engine: a capacity is not positive");
+    }
+}
+
+void flow_engine::add(std::uint64_t tag, double bytes, const std::vector<int>& res, double cap) {
+    if (!(bytes > 0.0)) throw std::invalid_argument("flow_engine: a flow of no bytes");
+    if (res.empty() && !(cap > 0.0)) {
+        throw std::invalid_argument("flow_engine: a flow with neither resources nor a cap");
+    }
+    for (int r : res) {
+        if (r < 0 || static_cast<std::size_t>(r) >= m_capacity.size()) {
+            throw std::out_of_range("flow_engine: no resource " + std::to_string(r));
+        }
+    }
+    std::uint32_t f;
+    if (!m_free.empty()) {
+        f = m_free.back();
+        m_free.pop_back();
+    } else {
+        f = static_cast<std::uint32_t>(m_flows.size());
+        m_flows.emplace_back();
+        m_mark_flow.push_back(0);
+        m_frozen.push_back(false);
+    }
+    flow& x = m_flows[f];
+    x.tag = tag;
+    x.order = m_next_order++;
+    x.remaining = bytes;
+    x.rate = 0.0;
+    x.since = m_now;
+    x.cap = cap;
+    ++x.version;
+    x.res.assign(res.begin(), res.end());
+    x.live = true;
+    ++m_active;
+    for (int r : x.res) {
+        m_users[static_cast<std::size_t>(r)].push_back(f);
+        m_seed_res.push_back(r);
+    }
+    if (x.res.empty()) {
+        x.rate = cap;
+        schedule(f);
+    }
+}
+
+void flow_engine::settle(std::uint32_t f) {
+    flow& x = m_flows[f];
+    const double moved = std::min(x.remaining, x.rate * (m_now - x.since) / k_ps_per_s);
+    x.remaining -= moved;
+    x.since = m_now;
+    for (int r : x.res) m_carried[static_cast<std::size_t>(r)] += moved;
+}
+
+void flow_engine::schedule(std::uint32_t f) {
+    flow& x = m_flows[f];
+    ++x.version;
+    if (x.rate <= 0.0) return;
+    m_events.push({m_now + x.remaining / x.rate * k_ps_per_s, x.order, f, x.version});
+}
+
+void flow_engine::rebalance() {
+    if (m_seed_res.empty()) return;
+    // The connected component(s) of the seeds: flows and the resources they use.
+    if (++m_epoch == 0) {
+        std::fill(m_mark_flow.begin(), m_mark_flow.end(), 0);
+        std::fill(m_mark_res.begin(), m_mark_res.end(), 0);
+        m_epoch = 1;
+    }
+    m_comp_flows.clear();
+    m_comp_res.clear();
+    for (int r : m_seed_res) {
+        if (m_mark_res[static_cast<std::size_t>(r)] == m_epoch) continue;
+        m_mark_res[static_cast<std::size_t>(r)] = m_epoch;
+        m_comp_res.push_back(r);
+    }
+    m_seed_res.clear();
+    for (std::size_t i = 0; i < m_comp_res.size(); ++i) {
+        for (std::uint32_t f : m_users[static_cast<std::size_t>(m_comp_res[i])]) {
+            if (m_mark_flow[f] == m_epoch) continue;
+            m_mark_flow[f] = m_epoch;
+            m_comp_flows.push_back(f);
+            for (int r2 : m_flows[f].res) {
+                if (m_mark_res[static_cast<std::size_t>(r2)] == m_epoch) continue;
+                m_mark_res[static_cast<std::size_t>(r2)] = m_epoch;
+                m_comp_res.push_back(r2);
+            }
+        }
+    }
+    // Progressive filling: the unfrozen flows' common rate `level` rises until a resource is
+    // full or a flow reaches its cap.
+    for (std::uint32_t f : m_comp_flows) {
+        settle(f);
+        m_frozen[f] = false;
+    }
+    for (int r : m_comp_res) {
+        const auto ur = static_cast<std::size_t>(r);
+        m_left[ur] = m_capacity[ur];
+        m_unfrozen[ur] = static_cast<int>(m_users[ur].size());
+    }
+    std::size_t unfrozen = m_comp_flows.size();
+    double level = 0.0;
+    while (unfrozen > 0) {
+        double step = std::numeric_limits<double>::infinity();
+        for (int r : m_comp_res) {
+            const auto ur = static_cast<std::size_t>(r);
+            if (m_unfrozen[ur] > 0) step = std::min(step, m_left[ur] / m_unfrozen[ur]);
+        }
+        for (std::uint32_t f : m_comp_flows) {
+            if (!m_frozen[f] && m_flows[f].cap > 0.0) {
+                step = std::min(step, m_flows[f].cap - level);
+            }
+        }
+        step = std::max(step, 0.0);
+        level += step;
+        for (int r : m_comp_res) {
+            const auto ur = static_cast<std::size_t>(r);
+            if (m_unfrozen[ur] > 0) m_left[ur] -= step * m_unfrozen[ur];
+        }
+        // Freeze the flows on a full resource or at their cap.
+        for (std::uint32_t f : m_comp_flows) {
+            if (m_frozen[f]) continue;
+            flow& x = m_flows[f];
+            bool freeze = x.cap > 0.0 && level >= x.cap * (1.0 - k_rel);
+            for (int r : x.res) {
+                const auto ur = static_cast<std::size_t>(r);
+                if (m_left[ur] <= m_capacity[ur] * k_rel) freeze = true;
+            }
+            if (!freeze) continue;
+            m_frozen[f] = true;
+            x.rate = level;
+            --unfrozen;
+            for (int r : x.res) --m_unfrozen[static_cast<std::size_t>(r)];
+        }
+    }
+    for (std::uint32_t f : m_comp_flows) schedule(f);
+}
+
+void flow_engine::prune() const {
+    while (!m_events.empty()) {
+        const event& e = m_events.top();
+        const flow& x = m_flows[e.flow];
+        if (x.live && x.version == e.version) return;
+        m_events.pop();
+    }
+}
+
+double flow_engine::next_finish() const {
+    const_cast<flow_engine*>(this)->rebalance();
+    prune();
+    if (m_events.empty()) return std::numeric_limits<double>::infinity();
+    return m_events.top().at;
+}
+
+void flow_engine::advance(double t_ps, std::vector<std::uint64_t>& finished) {
+    rebalance();
+    for (;;) {
+        prune();
+        if (m_events.empty() || m_events.top().at > t_ps) break;
+        // Every flow finishing at this instant, then one rebalance.
+        const double at = m_events.top().at;
+        m_now = std::max(m_now, at);
+        while (!m_events.empty()) {
+            prune();
+            if (m_events.empty() || m_events.top().at != at) break;
+            const std::uint32_t f = m_events.top().flow;
+            m_events.pop();
+            flow& x = m_flows[f];
+            settle(f);
+            for (int r : x.res) {
+                auto& u = m_users[static_cast<std::size_t>(r)];
+                u.erase(std::find(u.begin(), u.end(), f));
+                m_seed_res.push_back(r);
+            }
+            x.live = false;
+            ++x.version;
+            --m_active;
+            m_free.push_back(f);
+            finished.push_back(x.tag);
+        }
+        rebalance();
+    }
+    m_now = std::max(m_now, t_ps);
+}
+
+double flow_engine::rate_of(std::uint64_t tag) const {
+    const_cast<flow_engine*>(this)->rebalance();
+    for (const flow& x : m_flows) {
+        if (x.live && x.tag == tag) return x.rate;
+    }
+    return -1.0;
+}
+
+double flow_engine::carried(int r) const {
+    // Plus what its current users moved since they were last settled.
+    double c = m_carried[static_cast<std::size_t>(r)];
+    for (std::uint32_t f : m_users[static_cast<std::size_t>(r)]) {
+        const flow& x = m_flows[f];
+        c += std::min(x.remaining, x.rate * (m_now - x.since) / k_ps_per_s);
+    }
+    return c;
+}
+
+}  // namespace trainvp::fabric

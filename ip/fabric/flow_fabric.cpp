@@ -1,0 +1,275 @@
+#include "ip/fabric/flow_fabric.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kit/registry.h"
+#include "kit/sim_time.h"
+
+namespace trainvp::ip {
+
+void flow_fabric::declare(type_decl<flow_fabric>& d) {
+    d.describe(
+        "Flow-level cluster network: every NIC serialiser, link and switch of a cluster in one "
+        "block (simulation granularity `flow`). A host's SEND on host[i] becomes a flow of the "
+        "message's wire bytes (frames with headers, FCS, preamble and gap: the framing params) "
+        "over its route; flows share every link max-min fairly, at most at the host's pace "
+        "(stack.send_rate). The sender's SEND_DONE comes when the fluid transfer ends, the "
+        "receiver's RECEIVED one route latency (propagation on each link, each switch's "
+        "latency) plus one frame's store-and-forward per switch later. Endpoint i is node i. "
+        "No DMA, PCIe or host memory traffic: use packet or message granularity for those");
+    d.choice("topology", &flow_fabric::m_kind,
+             {{"single_switch", fabric::topology_kind::SINGLE_SWITCH},
+              {"leaf_spine", fabric::topology_kind::LEAF_SPINE}},
+             "single_switch",
+             "single_switch: every endpoint on one non-blocking switch; leaf_spine: "
+             "hosts_per_leaf endpoints per leaf switch, every leaf linked to each of `spines` "
+             "spine switches (fabric/topology/fabric_topology.h)");
+    d.required("endpoints", &flow_fabric::m_endpoints,
+               "Endpoints (hosts); host[i] and notify[i] are node i's")
+        .range("2", "1048576");
+    d.param("rate", &flow_fabric::m_rate, "10Gb/s",
+            "Line rate of each endpoint's NIC and link, both directions (the NIC serialises at "
+            "it)")
+        .range("1Mb/s", "1.6Tb/s");
+    d.param("uplink_rate", &flow_fabric::m_uplink_rate, "0Gb/s",
+            "leaf_spine: rate of each leaf-spine link, each direction (0: the endpoints' rate). "
+            "Oversubscription = hosts_per_leaf x rate / (spines x uplink_rate)")
+        .range("0Gb/s", "1.6Tb/s");
+    d.param("hosts_per_leaf", &flow_fabric::m_hosts_per_leaf, "0",
+            "leaf_spine: endpoints under each leaf switch (must divide endpoints)")
+        .range("0", "1048576");
+    d.param("spines", &flow_fabric::m_spines, "0", "leaf_spine: spine switches")
+        .range("0", "65536");
+    d.choice("ecmp", &flow_fabric::m_ecmp,
+             {{"hash", fabric::ecmp_rule::HASH}, {"fixed", fabric::ecmp_rule::FIXED}}, "hash",
+             "leaf_spine: which spine a flow between leaves crosses: a deterministic hash of "
+             "(source, destination, message) or message id mod spines");
+    d.param("propagation", &flow_fabric::m_propagation, "10ns",
+            "Propagation delay of each link (ethernet.link's default: ~2 m of cable)")
+        .range("0ns", "1s");
+    d.param("switch_latency", &flow_fabric::m_switch_latency, "1us",
+            "Port-to-port latency of each switch (ethernet.switch's default `latency`, a "
+            "typical 10 GbE store-and-forward switch)")
+        .range("0ns", "1ms");
+    framing::spec frames;
+    frames.mtu = "1500B";
+    frames.mtu_min = "576B";
+    frames.mtu_max = "9216B";
+    frames.mtu_note = "the IP MTU of an IEEE 802.3 standard frame";
+    framing::declare(d, frames);
+    d.target("host", &flow_fabric::host, "nic", "Node i's SEND requests (its host's `nic`)");
+    d.initiator("notify", &flow_fabric::notify, "nic",
+                "Node i's notifications: SEND_DONE and RECEIVED (its host's `nic_notify`)");
+    d.headline("messages", &flow_fabric::m_msgs, "1", "Messages delivered");
+    d.stat("payload_bytes", &flow_fabric::m_bytes, "B", "Payload bytes delivered");
+    d.stat("wire_bytes", &flow_fabric::m_wire_bytes, "B",
+           "Wire bytes delivered (payload, headers, FCS, preamble and gap)");
+    d.stat("sent_bytes", &flow_fabric::m_sent_bytes, "B", "Per endpoint: payload bytes sent");
+    d.stat("received_bytes", &flow_fabric::m_received_bytes, "B",
+           "Per endpoint: payload bytes received");
+    d.stat("max_flows", &flow_fabric::m_max_flows, "1", "Most flows in the fabric at once");
+    d.stat("up_utilisation", &flow_fabric::m_up_utilisation, "1",
+           "Per endpoint: wire bytes on its uplink / (rate x the run's time)");
+    d.stat("down_utilisation", &flow_fabric::m_down_utilisation, "1",
+           "Per endpoint: wire bytes on its downlink / (rate x the run's time)");
+    d.stat("busiest_link", &flow_fabric::m_busiest_link, "1",
+           "Utilisation of the busiest link of the topology over the run");
+}
+
+flow_fabric::flow_fabric(const sc_core::sc_module_name& name, const params& p)
+    : ip_module(name, p) {
+    p.apply(*this);
+    check(p, path());
+    if (ctx().settings().grain != granularity::FLOW) {
+        throw input_error(p.where(), path(),
+                          "fabric.flow models the cluster network at flow level: set "
+                          "`simulation: {granularity: flow}` (or use NICs, links and switches "
+                          "for packet or message level)");
+    }
+    fabric::topology_spec s;
+    s.kind = m_kind;
+    s.endpoints = static_cast<std::uint32_t>(m_endpoints);
+    s.host_rate = m_rate.bytes_per_s;
+    s.uplink_rate = m_uplink_rate.bytes_per_s > 0 ? m_uplink_rate.bytes_per_s : m_rate.bytes_per_s;
+    s.hosts_per_leaf = static_cast<std::uint32_t>(m_hosts_per_leaf);
+    s.spines = static_cast<std::uint32_t>(m_spines);
+    s.propagation_ps = m_propagation.ps;
+    s.switch_latency_ps = m_switch_latency.ps;
+    s.ecmp = m_ecmp;
+    try {
+        m_topo = std::make_unique<fabric::fabric_topology>(s);
+    } catch (const std::invalid_argument& e) {
+        const config_node* v =
+            p.find(m_kind == fabric::topology_kind::LEAF_SPINE ? "hosts_per_leaf" : "endpoints");
+        throw input_error(v ? v->loc() : p.where(), path() + ".topology",
+                          std::string("impossible topology: ") + e.what());
+    }
+    m_engine = std::make_unique<fabric::flow_engine>(m_topo->capacities());
+    const std::size_t n = m_endpoints;
+    host.init(n);
+    notify.init(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        host[i].register_b_transport(this, &flow_fabric::host_b_transport, static_cast<int>(i));
+    }
+    m_sent_bytes.resize(n);
+    m_received_bytes.resize(n);
+    m_up_utilisation.resize(n);
+    m_down_utilisation.resize(n);
+    start_engine(m_step, [this] { step(); });
+}
+
+flow_fabric::~flow_fabric() { m_notify_trans.clear_extension<nic_msg_ext>(); }
+
+void flow_fabric::host_b_transport(int port, tlm::tlm_generic_payload& trans,
+                                   sc_core::sc_time& delay) {
+    nic_msg_ext* ext = nullptr;
+    trans.get_extension(ext);
+    if (ext == nullptr || ext->what != nic_msg_ext::op::SEND) {
+        // An ALLREDUCE (a hardware collective) has no engine here.
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    const auto src = static_cast<std::uint32_t>(port);
+    if (ext->peer >= m_endpoints || ext->peer == src) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    std::uint32_t slot;
+    if (!m_free_slots.empty()) {
+        slot = m_free_slots.back();
+        m_free_slots.pop_back();
+    } else {
+        slot = static_cast<std::uint32_t>(m_messages.size());
+        m_messages.emplace_back();
+    }
+    message& m = m_messages[slot];
+    m.src = src;
+    m.dst = ext->peer;
+    m.desc = *ext;
+    m.posted = (sim_now() + delay).value();
+    m.wire = transfer_wire(ext->bytes);
+    m.first_frame_ps = m_rate.transfer_time(frame_wire(std::min(ext->bytes, frame_payload()))).ps;
+    m.order = m_next_order++;
+    m_pending.push({m.posted, m.order, slot});
+    m_step.wake_by(delay);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void flow_fabric::start(std::uint32_t slot) {
+    const message& m = m_messages[slot];
+    m_topo->route(m.src, m.dst, m.desc.msg_id, m_route);
+    // The host's pace is on payload bytes; the flow moves wire bytes.
+    double cap = 0.0;
+    if (m.desc.pace_bytes_per_s > 0.0 && m.desc.bytes > 0) {
+        cap = m.desc.pace_bytes_per_s * static_cast<double>(m.wire) /
+              static_cast<double>(m.desc.bytes);
+    }
+    m_engine->add(slot, static_cast<double>(m.wire), m_route, cap);
+    m_max_flows.set(std::max(m_max_flows.value(), static_cast<double>(m_engine->active())));
+}
+
+void flow_fabric::notify_host(std::uint32_t port, nic_msg_ext& ext, std::uint64_t at_ps) {
+    tlm::tlm_generic_payload& trans = m_notify_trans;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_data_ptr(nullptr);
+    trans.set_data_length(0);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    trans.set_extension(&ext);
+    const std::uint64_t now = sim_now().value();
+    sc_core::sc_time delay = ps_time(at_ps > now ? at_ps - now : 0);
+    notify[port]->b_transport(trans, delay);
+    trans.clear_extension(&ext);
+    if (trans.is_response_error()) {
+        throw sim_error(path() + ": notify[" + std::to_string(port) +
+                        "] refused a notification: " + trans.get_response_string());
+    }
+}
+
+void flow_fabric::finish(std::uint32_t slot, std::uint64_t at_ps) {
+    // A copy: a host may send again from within a notification, and m_messages may grow.
+    message m = std::move(m_messages[slot]);
+    m_messages[slot].desc.data.reset();
+    // The last byte leaves the sender now; the receiver has it one route latency later, plus
+    // a frame's store-and-forward per switch; its first byte landed that latency after the
+    // start plus the first frame.
+    const std::uint64_t sw = m_topo->switches(m.src, m.dst);
+    const std::uint64_t tail = m_topo->latency_ps(m.src, m.dst) + sw * m.first_frame_ps;
+    nic_msg_ext done;
+    done.what = nic_msg_ext::op::SEND_DONE;
+    done.peer = m.dst;
+    done.bytes = m.desc.bytes;
+    done.msg_id = m.desc.msg_id;
+    done.tag = m.desc.tag;
+    done.host_addr = m.desc.host_addr;
+    notify_host(m.src, done, at_ps);
+    nic_msg_ext got;
+    got.what = nic_msg_ext::op::RECEIVED;
+    got.peer = m.src;
+    got.bytes = m.desc.bytes;
+    got.msg_id = m.desc.msg_id;
+    got.tag = m.desc.tag;
+    got.host_addr = m.desc.host_addr;
+    got.data = m.desc.data;
+    got.first_ps = std::min(at_ps, m.posted + m.first_frame_ps) + tail;
+    notify_host(m.dst, got, at_ps + tail);
+    ++m_msgs;
+    m_bytes += m.desc.bytes;
+    m_wire_bytes += m.wire;
+    m_sent_bytes[m.src] += m.desc.bytes;
+    m_received_bytes[m.dst] += m.desc.bytes;
+    m_free_slots.push_back(slot);
+}
+
+void flow_fabric::step() {
+    const std::uint64_t now = sim_now().value();
+    // Finished flows first (their links free up for what starts now).
+    m_finished.clear();
+    m_engine->advance(static_cast<double>(now), m_finished);
+    for (std::uint64_t slot : m_finished) finish(static_cast<std::uint32_t>(slot), now);
+    while (!m_pending.empty() && m_pending.top().at <= now) {
+        const std::uint32_t slot = m_pending.top().slot;
+        m_pending.pop();
+        start(slot);
+    }
+    double next = m_engine->next_finish();
+    if (!m_pending.empty()) next = std::min(next, static_cast<double>(m_pending.top().at));
+    if (std::isinf(next)) {
+        m_step.park();
+        return;
+    }
+    // Whole picoseconds: a flow's fluid finish rounds up to the next one.
+    const auto at = static_cast<std::uint64_t>(std::ceil(next));
+    progress_until(ps_time(at));
+    m_step.sleep_until(ps_time(std::max(at, now + 1)));
+}
+
+std::string flow_fabric::pending_work() const {
+    if (m_engine->active() == 0 && m_pending.empty()) return {};
+    return std::to_string(m_engine->active()) + " flow(s) in the fabric, " +
+           std::to_string(m_pending.size()) + " message(s) waiting to start";
+}
+
+void flow_fabric::end_of_run() {
+    const double t = sim_now().to_seconds();
+    if (t <= 0) return;
+    double busiest = 0.0;
+    for (std::size_t r = 0; r < m_engine->resources(); ++r) {
+        const double u = m_engine->carried(static_cast<int>(r)) / (m_topo->capacities()[r] * t);
+        busiest = std::max(busiest, u);
+    }
+    for (std::uint32_t i = 0; i < m_endpoints; ++i) {
+        m_up_utilisation[i].set(m_engine->carried(m_topo->up(i)) / (m_rate.bytes_per_s * t));
+        m_down_utilisation[i].set(m_engine->carried(m_topo->down(i)) / (m_rate.bytes_per_s * t));
+    }
+    m_busiest_link.set(busiest);
+}
+
+void flow_fabric::audit(audit_log& log) const {
+    log.check(path(), "no flow left in the fabric", m_engine->active() == 0 && m_pending.empty(),
+              pending_work());
+}
+
+TRAINVP_REGISTER_IP(flow_fabric, "fabric.flow");
+
+}  // namespace trainvp::ip

@@ -1,0 +1,93 @@
+// fabric.flow (ip/fabric/flow_fabric) on hosts, against closed forms.  One simulation per
+// test process (SystemC elaborates once).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/sim_fixture.h"
+
+namespace trainvp::test {
+namespace {
+
+nlohmann::json run_stats(const std::string& yaml) {
+    auto sim = make_sim(yaml);
+    sim->elaborate();
+    run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FINISHED) << r.stall_report << r.error;
+    return nlohmann::json::parse(sim->stats_json(r));
+}
+
+double stat(const nlohmann::json& j, const std::string& block, const std::string& s) {
+    return j["blocks"][block]["stats"][s]["value"].get<double>();
+}
+
+// `n` hosts on a fabric.flow single switch at 10 Gb/s (1500 B MTU: 1460 B of payload and 78 B
+// of headers, FCS, preamble and gap per frame; 10 ns links, 1 us switch), and their ops.
+std::string hosts(int n, const std::string& ops, const std::string& granularity = "flow") {
+    return "simulation: {granularity: " + granularity + R"(}
+templates:
+  node:
+    components:
+      host: {type: host.cpu, node_id: "${index}"}
+      mem: {type: memory, bandwidth: 100GB/s, latency: 80ns}
+    connections:
+      - host.mem -> mem.target[0]
+components:
+  node: {template: node, count: )" +
+           std::to_string(n) + R"(}
+  fabric: {type: fabric.flow, endpoints: )" +
+           std::to_string(n) + R"(, rate: 10Gb/s}
+connections:
+  - node[*].host.nic -> fabric.host[*]
+  - fabric.notify[*] -> node[*].host.nic_notify
+workload:
+  ops:
+)" + ops;
+}
+
+// 8 MiB = 8,388,608 B in 5746 frames (5745 x 1460 + 908): 8,388,608 + 5746 x 78 =
+// 8,836,796 wire bytes, 7,069,436.8 ns at 1.25 GB/s.  The receiver has it one route later:
+// 2 x 10 ns + 1 us, plus the switch's store-and-forward of a full frame (1538 B: 1230.4 ns).
+TEST(flow_fabric, one_message_closed_form) {
+    const auto j = run_stats(hosts(2, R"(    node[0].host: [{op: send, to: 1, bytes: 8MiB, tag: 1}]
+    node[1].host: [{op: recv, from: 0, bytes: 8MiB, tag: 1}]
+)"));
+    const double wire_ns = 8836796.0 / 1.25;
+    EXPECT_NEAR(stat(j, "node[0].host", "completion_time"), wire_ns, 0.001);
+    EXPECT_NEAR(stat(j, "node[1].host", "completion_time"), wire_ns + 1020.0 + 1230.4, 0.001);
+    EXPECT_EQ(stat(j, "fabric", "wire_bytes"), 8836796.0);
+    EXPECT_EQ(stat(j, "fabric", "messages"), 1.0);
+}
+
+// Incast: three senders share node 3's downlink; the three flows end together at 3 x 1 MiB's
+// wire time (1,048,576 B in 719 frames: + 56,082 B = 1,104,658 B, 883,726.4 ns each).
+TEST(flow_fabric, incast_shares_the_downlink) {
+    const auto j = run_stats(hosts(4, R"(    node[0].host: [{op: send, to: 3, bytes: 1MiB, tag: 1}]
+    node[1].host: [{op: send, to: 3, bytes: 1MiB, tag: 2}]
+    node[2].host: [{op: send, to: 3, bytes: 1MiB, tag: 3}]
+    node[3].host:
+      - {op: recv, from: 0, bytes: 1MiB, tag: 1}
+      - {op: recv, from: 1, bytes: 1MiB, tag: 2}
+      - {op: recv, from: 2, bytes: 1MiB, tag: 3}
+)"));
+    const double each_ns = 1104658.0 / 1.25;
+    for (const char* h : {"node[0].host", "node[1].host", "node[2].host"}) {
+        EXPECT_NEAR(stat(j, h, "completion_time"), 3 * each_ns, 0.01) << h;
+    }
+    EXPECT_NEAR(stat(j, "node[3].host", "completion_time"), 3 * each_ns + 1020.0 + 1230.4, 0.01);
+}
+
+TEST(flow_fabric, needs_the_flow_granularity) {
+    const std::string e = elaboration_error(hosts(2, R"(    node[0].host: []
+)",
+                                                  "message"));
+    EXPECT_NE(e.find("fabric: fabric.flow models the cluster network at flow level: set "
+                     "`simulation: {granularity: flow}`"),
+              std::string::npos)
+        << e;
+}
+
+}  // namespace
+}  // namespace trainvp::test
