@@ -1,36 +1,61 @@
 #!/usr/bin/env python3
-"""paleo.md Table 1 on the platform: a TITAN X whose platform percent of peak is fitted on
-AlexNet (paleo.md §3.3), then VGG-16 predicted with it.
+"""paleo.md Table 1 on the platform: a TITAN X running the PALEO authors' AlexNet and VGG-16
+(TalwalkarLab/paleo nets/alex_v2.json, nets/vgg16.json) with paleo.md §3's layer model
+(compute_model layer_ops) at the authors' device and platform percent of peak.
 
     /usr/bin/python3 tools/validate_paleo.py [--build build]
 
-The GPU's kernel time is launch + F / (peak x PPP) + bytes / memory_bandwidth (accel.gpu), so a
-pass's time is M + C / PPP.  Two runs of AlexNet (PPP 100 % and 50 %) give C and M exactly; the
-PPP that makes forward + backward equal Table 1's measured 44.00 + 155.10 ms is
-C / (199.10 ms - M).  One number, fitted on the two AlexNet measurements together; forward and
-backward separately, and all of VGG-16, are then predictions.  Rewrites the section
-`paleo-table1` of docs/validation.md; exits 1 if configs/papers/paleo/titanx.yaml does not hold
-the fitted value (to 0.1 %).
+Nothing is fitted: the device (6144 GFLOP/s, 336.5 GiB/s), the PPP (0.62, scripts/exp_layers.sh)
+and the batches (128, 64) are the authors' published inputs.  AlexNet is compared with
+TensorFlow's measured passes and with PALEO's own estimates; VGG-16 is a prediction (Table 1's
+row is held out).  For reference only, the PPP that would make AlexNet's forward + backward
+equal TensorFlow's (every kernel time scales as 1/PPP, launch is 0) is reported with its
+errors; it is not used for VGG-16.  Rewrites the section `paleo-table1` of docs/validation.md.
 """
 import argparse
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trainvp_runs import ROOT, breakdown_ms, run_config  # noqa: E402
+from trainvp_runs import breakdown_ms, run_config  # noqa: E402
 from validation_section import replace_section  # noqa: E402
 
 MEASURED = {"forward": 44.00, "backward": 155.10}  # paleo.md Table 1, TensorFlow, AlexNet (ms)
 PALEO = {"forward": 45.96, "backward": 118.44}  # paleo.md Table 1, PALEO's estimate (ms)
+PPP = 0.62  # TalwalkarLab/paleo scripts/exp_layers.sh: PPP_COMP=0.62
+
+# The assumptions ledger: every value in configs/papers/paleo/titanx*.yaml that is not a
+# number of paleo.md itself, with its source.
+LEDGER = [
+    ("peak", "6.144 TFLOP/s", "TalwalkarLab/paleo paleo/device.py GPU_TITAN_X (peek_gflop 6144)"),
+    ("memory_bandwidth", "336.5 GiB/s", "paleo/device.py (336.5), divided as bytes / 2^30 in "
+     "paleo/profilers/flops_profiler.py"),
+    ("efficiency, memory_efficiency", "62 %", "scripts/exp_layers.sh PPP_COMP=0.62; one PPP on "
+     "computation and memory time alike (flops_profiler.py)"),
+    ("workspace_limit", "4 GiB", "paleo.md §4.1 (\"4 GB workspace limit\"; 1 << 32 in "
+     "paleo/profilers/cudnn_profiler.py)"),
+    ("AlexNet layers, batch 128", "zoo alexnet_v2", "nets/alex_v2.json"),
+    ("VGG-16 layers, batch 64", "zoo vgg16_slim", "nets/vgg16.json"),
+    ("conv_algorithm", "cudnn_v4_like", "assumption: cuDNN v4's heuristic (paleo.md footnote 4) "
+     "as a rule (workloads/models/conv_heuristic_registry.cpp); the authors query cuDNN itself"),
+    ("FFT counting", "r2c half, inverse full, 4 FLOPs/point product, 8 B/point spectra",
+     "paleo.md §3.1.3 (5 n log2 n) as flops_profiler.py counts it"),
+    ("ReLU, bias", "not counted", "fused in the authors' net files; flops_profiler.py "
+     "include_bias_and_activation = False"),
+    ("first layer's data gradient", "not computed", "paleo/graph.py (backprop false when "
+     "the parent is the input)"),
+    ("launch", "0", "PALEO has no per-kernel overhead term"),
+]
 
 
-def passes(model, ppp, out, build):
-    stats = run_config(f"configs/papers/paleo/titanx_{model}.yaml",
-                       os.path.join(out, f"{model}_{ppp:.4f}"),
-                       sets=[f"gpu.efficiency={ppp * 100:.4f}%"], build=build)
-    b = breakdown_ms(stats)
+def passes(model, out, build):
+    b = breakdown_ms(run_config(f"configs/papers/paleo/titanx_{model}.yaml",
+                                os.path.join(out, model), build=build))
     return b["forward"], b["backward"]
+
+
+def err(ours, ref):
+    return (ours / ref - 1) * 100
 
 
 def main():
@@ -39,16 +64,10 @@ def main():
     ap.add_argument("--out", default="out/validation/paleo")
     a = ap.parse_args()
 
-    f1, b1 = passes("alexnet", 1.0, a.out, a.build)
-    f2, b2 = passes("alexnet", 0.5, a.out, a.build)
-    c, m = (f2 + b2) - (f1 + b1), 2 * (f1 + b1) - (f2 + b2)
-    ppp = c / (MEASURED["forward"] + MEASURED["backward"] - m)
-    fa, ba = passes("alexnet", ppp, a.out, a.build)
-    fv, bv = passes("vgg16", ppp, a.out, a.build)
-
-    with open(os.path.join(ROOT, "configs/papers/paleo/titanx.yaml")) as f:
-        cfg = re.search(r"efficiency:\s*([0-9.]+)%", f.read())
-    in_config = float(cfg.group(1)) / 100 if cfg else None
+    fa, ba = passes("alexnet", a.out, a.build)
+    fv, bv = passes("vgg16", a.out, a.build)
+    fit = PPP * (fa + ba) / (MEASURED["forward"] + MEASURED["backward"])
+    ff, bf = fa * PPP / fit, ba * PPP / fit
 
     lines = [
         "## paleo.md Table 1: full forward and backward passes on a TITAN X",
@@ -56,42 +75,61 @@ def main():
         "Regenerate: `/usr/bin/python3 tools/validate_paleo.py` (runs "
         "`configs/papers/paleo/titanx_{alexnet,vgg16}.yaml`).",
         "",
-        "A TITAN X (Maxwell: 6.144 TFLOP/s at the 1000 MHz base clock, 336.5 GB/s) trains alone; "
-        "each layer is a kernel of the zoo model's FLOPs and bytes (paleo.md §3.1.3, §4 formulas, "
-        "workloads/models). Its platform percent of peak (paleo.md §3.3) is fitted once so that "
-        "AlexNet's forward + backward equals TensorFlow's measured 199.10 ms: "
-        f"**PPP = {ppp * 100:.2f} %** (the model's FLOP time at 100 % is {c:.2f} ms and its "
-        f"memory time {m:.2f} ms). The split between forward and backward, and VGG-16, are "
-        "predictions. Batch sizes are not in paleo.md: AlexNet 128 (the one-tower paper's), "
-        "VGG-16 64 (an assumption; times scale with it).",
+        "A TITAN X trains alone. Every layer's forward kernel and backward kernel (backward-data "
+        "+ backward-filter) carries paleo.md §3's costs (`compute_model: layer_ops`, "
+        "workloads/models/layer_cost_model.h): FLOPs, bytes read and written, convolutions by "
+        "GEMM or FFT as the `cudnn_v4_like` rule picks under the 4 GB workspace limit; accel.gpu "
+        "times a kernel as R/bandwidth + C/peak + W/bandwidth at one platform percent of peak. "
+        f"**Nothing is fitted**: device, PPP ({PPP * 100:.0f} %) and batches are the PALEO "
+        "authors' published inputs (ledger below). VGG-16 is a prediction.",
         "",
-        "| network | pass | TensorFlow (ms) | PALEO (ms) | trainvp (ms) | trainvp vs TensorFlow |",
-        "|---|---|---:|---:|---:|---:|",
+        "| network | pass | TensorFlow (ms) | PALEO (ms) | trainvp (ms) | vs TensorFlow | "
+        "vs PALEO |",
+        "|---|---|---:|---:|---:|---:|---:|",
     ]
     for name, ours in (("forward", fa), ("backward", ba)):
-        lines.append(f"| AlexNet (one tower, batch 128) | {name} | {MEASURED[name]:.2f} | "
-                     f"{PALEO[name]:.2f} | {ours:.2f} | {(ours / MEASURED[name] - 1) * 100:+.1f} % |")
-    lines.append(f"| AlexNet | forward + backward | {MEASURED['forward'] + MEASURED['backward']:.2f}"
-                 f" | {PALEO['forward'] + PALEO['backward']:.2f} | {fa + ba:.2f} | fitted |")
+        lines.append(f"| AlexNet (alexnet_v2, batch 128) | {name} | {MEASURED[name]:.2f} | "
+                     f"{PALEO[name]:.2f} | {ours:.2f} | {err(ours, MEASURED[name]):+.1f} % | "
+                     f"{err(ours, PALEO[name]):+.1f} % |")
     for name, ours in (("forward", fv), ("backward", bv)):
-        lines.append(f"| VGG-16 (batch 64) | {name} | held out | held out | {ours:.1f} | "
-                     "prediction |")
+        lines.append(f"| VGG-16 (vgg16_slim, batch 64) | {name} | held out | held out | "
+                     f"{ours:.1f} | prediction | prediction |")
     lines += [
         "",
-        f"The AlexNet split misses (forward {(fa / MEASURED['forward'] - 1) * 100:+.0f} %, "
-        f"backward {(ba / MEASURED['backward'] - 1) * 100:+.0f} %): the zoo counts backward as "
-        "twice the forward FLOPs (the input and the weight gradients, paleo.md §3.1.3), while "
-        "TensorFlow's measured backward took 3.5x its forward. PALEO's own estimate also misses "
-        "the backward pass (-24 %), not the forward one (+4 %). One PPP for the whole network cannot move time between the "
-        "passes; a per-pass PPP would be a second fitted number, which §3.3 does not do.",
+        f"For reference, not used for VGG-16: the one PPP that makes AlexNet's forward + backward "
+        f"equal TensorFlow's 199.10 ms is {fit * 100:.2f} %; it gives forward {ff:.2f} ms "
+        f"({err(ff, MEASURED['forward']):+.1f} %) and backward {bf:.2f} ms "
+        f"({err(bf, MEASURED['backward']):+.1f} %).",
+        "",
+        "**Why one PPP cannot put both AlexNet passes within 15 % of TensorFlow here.** The "
+        f"model's backward/forward ratio is {ba / fa:.2f}; TensorFlow's is "
+        f"{MEASURED['backward'] / MEASURED['forward']:.2f} (PALEO's own estimate: "
+        f"{PALEO['backward'] / PALEO['forward']:.2f}). paleo.md footnote 5: TensorFlow spent two "
+        "thirds of fc6's time transforming layouts between NHWC and NCHW around cuBLAS, work "
+        "outside any FLOP model; PALEO's own estimate misses TensorFlow's backward by "
+        f"{err(PALEO['backward'], MEASURED['backward']):+.0f} %. With the authors' PPP the "
+        "forward pass agrees and the backward pass carries that miss.",
+        "",
+        "**Against PALEO's own estimate.** The authors ask cuDNN v4 which algorithm it would run "
+        "per layer and operation (paleo/profilers/cudnn_profiler.py); trainvp states a rule "
+        "instead. Under it AlexNet's conv2 (5x5) runs by FFT in all three operations, conv1 "
+        "(stride 4), conv3-5 (3x3) and fc6-fc8 by GEMM. fc6's backward-data, a convolution of "
+        "the 1x1 output gradient padded to 9x9 with the 5x5 filters, is 44.5 ms of the backward "
+        "pass by GEMM (FFT would be 68 ms): which algorithm cuDNN ran there, and for the other "
+        "operations, is what the published per-pass totals cannot tell.",
+        "",
+        "Assumptions ledger (configs/papers/paleo/titanx*.yaml):",
+        "",
+        "| value | as set | source |",
+        "|---|---|---|",
     ]
+    lines += [f"| {k} | {v} | {s} |" for k, v, s in LEDGER]
     replace_section("paleo-table1", "\n".join(lines))
-    print(f"docs/validation.md: section paleo-table1 written (PPP {ppp * 100:.2f} %)",
-          file=sys.stderr)
-    if in_config is None or abs(in_config - ppp) > 0.001:
-        print(f"configs/papers/paleo/titanx.yaml has efficiency {in_config}, the fit is "
-              f"{ppp * 100:.2f}%: update it", file=sys.stderr)
-        sys.exit(1)
+    print(f"AlexNet forward {fa:.2f} ms ({err(fa, MEASURED['forward']):+.1f} % vs TensorFlow, "
+          f"{err(fa, PALEO['forward']):+.1f} % vs PALEO), backward {ba:.2f} ms "
+          f"({err(ba, MEASURED['backward']):+.1f} %, {err(ba, PALEO['backward']):+.1f} %); "
+          f"VGG-16 forward {fv:.1f} ms, backward {bv:.1f} ms (prediction); "
+          f"PPP fitted on the AlexNet total would be {fit * 100:.2f} %", file=sys.stderr)
 
 
 if __name__ == "__main__":
