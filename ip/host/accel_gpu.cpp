@@ -16,7 +16,8 @@ void accel_gpu::declare(type_decl<accel_gpu>& d) {
     d.describe(
         "GPU accelerator. A kernel of F flops and B bytes of GPU-memory traffic takes launch + "
         "F / (peak x efficiency) + B / (memory_bandwidth x memory_efficiency) (paleo.md eq. "
-        "1: compute and memory time in sequence) on the compute engine. A copy moves its bytes between host memory "
+        "1: compute and memory time in sequence) on the compute engine. A copy moves its bytes "
+        "between host memory "
         "and the GPU through `pcie` in bursts of copy_burst with copy_outstanding in flight "
         "(dma_channel), after copy_setup. Each engine serves its commands in arrival order; "
         "the two engines overlap.");

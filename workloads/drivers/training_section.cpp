@@ -70,11 +70,11 @@ void training_section::declare(section_decl<training_section>& d) {
              "(paleo.md §3: forward, backward-data and backward-filter costed apart, "
              "convolutions by the algorithm conv_algorithm picks, bytes = reads + writes; "
              "workloads/models/layer_cost_model.h)");
-    d.choice_of("conv_algorithm", &training_section::m_conv_algorithm,
-                [] { return models::conv_heuristic_registry::global().names(); },
-                "cudnn_v4_like",
-                "compute_model layer_ops: how a convolution's algorithm is chosen per layer "
-                "and operation (workloads/models/conv_heuristic_registry.cpp)");
+    d.choice_of(
+        "conv_algorithm", &training_section::m_conv_algorithm,
+        [] { return models::conv_heuristic_registry::global().names(); }, "cudnn_v4_like",
+        "compute_model layer_ops: how a convolution's algorithm is chosen per layer "
+        "and operation (workloads/models/conv_heuristic_registry.cpp)");
     d.param("workspace_limit", &training_section::m_workspace_limit, "4GiB",
             "compute_model layer_ops: scratch memory an algorithm may use (paleo.md §4.1: "
             "4 GB); an FFT whose spectra exceed it falls back to tiles, then GEMM");

@@ -38,14 +38,13 @@ conv_problem conv_problem::of(const layer_info& layer, layer_op op, std::int64_t
         C = in.channels(), H = W = 1, K = layer.spec.out_features, R = S = P = Q = 1;
         stride_h = stride_w = 1, pad_h = pad_w = 0, g = 1;
     } else {
-        throw std::invalid_argument(std::string("conv_problem: layer '") + layer.name +
-                                    "' is a " + to_string(layer.kind) + ", not conv or fc");
+        throw std::invalid_argument(std::string("conv_problem: layer '") + layer.name + "' is a " +
+                                    to_string(layer.kind) + ", not conv or fc");
     }
     const std::int64_t N = batch, Cg = C / g, Kg = K / g;
     // The output gradient dilated by the stride: (P-1) stride + 1 rows, P of them stored.
     const std::int64_t eh = (P - 1) * stride_h + 1, ew = (Q - 1) * stride_w + 1;
-    const double dilated_density =
-        static_cast<double>(P * Q) / static_cast<double>(eh * ew);
+    const double dilated_density = static_cast<double>(P * Q) / static_cast<double>(eh * ew);
     const double x = static_cast<double>(N * C * H * W), w = static_cast<double>(K * Cg * R * S),
                  y = static_cast<double>(N * K * P * Q);
     p.groups = g;
@@ -82,8 +81,8 @@ conv_problem conv_problem::of(const layer_info& layer, layer_op op, std::int64_t
 op_cost conv_problem::gemm() const {
     op_cost o;
     o.algorithm = conv_algorithm::GEMM;
-    o.flops = 2.0 * static_cast<double>(groups) * static_cast<double>(n) *
-              static_cast<double>(c) * static_cast<double>(k) * static_cast<double>(r * s) *
+    o.flops = 2.0 * static_cast<double>(groups) * static_cast<double>(n) * static_cast<double>(c) *
+              static_cast<double>(k) * static_cast<double>(r * s) *
               static_cast<double>(out_h * out_w) * density;
     const double b = static_cast<double>(bytes_per_value);
     o.read_bytes = (in_values + filter_values) * b;
@@ -138,7 +137,7 @@ op_cost conv_problem::fft(bool tiled) const {
               + t * nck * 4.0 * pts          // point-wise complex multiply-adds
               + t * nk * complex_transform;  // products back
     const double b = static_cast<double>(bytes_per_value);
-    o.read_bytes = (in_values + filter_values) * b  // the stored operands, once
+    o.read_bytes = (in_values + filter_values) * b       // the stored operands, once
                    + (t * nc + ck + t * nk) * spectrum;  // each spectrum read once
     o.write_bytes = out_values * b + (t * nc + ck + t * nk) * spectrum;  // and written once
     o.workspace_bytes = fft_workspace(tiled);

@@ -46,9 +46,9 @@ struct conv_problem {
     // transforms of real inputs and filters cost half (Hermitian symmetry), the inverse of the
     // complex products a full complex transform; the point-wise product is 4 FLOPs per point per
     // (n, c, k) (one complex multiply-add, 8 FLOPs, on the n/2 independent points); spectra are
-    // held as n complex values of 8 B, n before the power-of-two padding.  TILED: 32x32 tiles by overlap-save (each gives
-    // 33-R x 33-S outputs), the filters transformed once.  The spectra are the workspace; each
-    // is written once and read once.
+    // held as n complex values of 8 B, n before the power-of-two padding.  TILED: 32x32 tiles by
+    // overlap-save (each gives 33-R x 33-S outputs), the filters transformed once.  The spectra are
+    // the workspace; each is written once and read once.
     op_cost fft(bool tiled) const;
     // Tiles of the tiled FFT, and the transform extent (per dimension, a power of two).
     std::int64_t fft_tiles(bool tiled) const;

@@ -1,38 +1,15 @@
 #include "workloads/models/device_model.h"
 
-#include <algorithm>
-#include <map>
 #include <stdexcept>
-#include <string>
 
 namespace trainvp::models {
 
 double device_model::seconds(const op_cost& c) const {
-    if (!(peak_flops > 0) || !(memory_bandwidth > 0) || !(ppp_compute > 0) ||
-        !(ppp_memory > 0)) {
+    if (!(peak_flops > 0) || !(memory_bandwidth > 0) || !(ppp_compute > 0) || !(ppp_memory > 0)) {
         throw std::invalid_argument("device_model: peak, bandwidth and PPPs must be positive");
     }
     const double mem = memory_bandwidth * ppp_memory;
     return c.read_bytes / mem + c.flops / (peak_flops * ppp_compute) + c.write_bytes / mem;
-}
-
-pass_time network_time(const model& m, const std::vector<double>& times) {
-    const auto& layers = m.layers();
-    if (times.size() != layers.size()) {
-        throw std::invalid_argument("network_time: one time per layer expected");
-    }
-    pass_time t;
-    std::map<std::string, double> finish;  // earliest finish of each layer with full overlap
-    for (std::size_t i = 0; i < layers.size(); ++i) {
-        double start = 0;
-        for (const auto& in : layers[i].inputs) {
-            if (in != "input") start = std::max(start, finish.at(in));
-        }
-        finish[layers[i].name] = start + times[i];
-        t.sequential += times[i];
-        t.lower = std::max(t.lower, start + times[i]);
-    }
-    return t;
 }
 
 }  // namespace trainvp::models

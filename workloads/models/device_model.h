@@ -6,34 +6,18 @@
 // tools and tests.  Pure C++.
 #pragma once
 
-#include <vector>
-
-#include "workloads/models/model.h"
 #include "workloads/models/op_cost.h"
 
 namespace trainvp::models {
 
 struct device_model {
-    double peak_flops = 0;           // FLOP/s
-    double memory_bandwidth = 0;     // B/s
-    double ppp_compute = 1.0;        // fraction of peak reached by computation
-    double ppp_memory = 1.0;         // fraction of the bandwidth reached by reads and writes
+    double peak_flops = 0;        // FLOP/s
+    double memory_bandwidth = 0;  // B/s
+    double ppp_compute = 1.0;     // fraction of peak reached by computation
+    double ppp_memory = 1.0;      // fraction of the bandwidth reached by reads and writes
 
     // R + C + W in seconds.  Throws std::invalid_argument on a non-positive rate.
     double seconds(const op_cost& c) const;
 };
-
-// paleo.md §3.1.2: a pass over a network of layers whose times are T(u).  Sequential execution
-// sums them; parallel branches (supernodes between synchronisation barriers) take between the
-// longest branch and the sum of the branches, recursively.  `lower` is that bound with perfect
-// parallelism: the longest path through the layer graph (which, for the nested fork-join
-// graphs of Inception-like networks, is the recursive max over each supernode's branches).
-struct pass_time {
-    double sequential = 0;  // sum over the layers: one device executing them in turn
-    double lower = 0;       // the critical path: every supernode's branches in parallel
-};
-
-// TIMES[i] is the time of m.layers()[i].
-pass_time network_time(const model& m, const std::vector<double>& times);
 
 }  // namespace trainvp::models

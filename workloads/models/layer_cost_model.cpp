@@ -34,13 +34,34 @@ saved saved_for_backward(layer_kind k) {
         case layer_kind::LRN:
         case layer_kind::EMBEDDING:
         case layer_kind::ATTENTION:
-        case layer_kind::INTERACTION: return saved::INPUT;
-        case layer_kind::SOFTMAX: return saved::OUTPUT;
-        default: return saved::NONE;
+        case layer_kind::INTERACTION:
+            return saved::INPUT;
+        case layer_kind::SOFTMAX:
+            return saved::OUTPUT;
+        default:
+            return saved::NONE;
     }
 }
 
 }  // namespace
+
+const op_cost& layer_costs::of(layer_op o) const {
+    switch (o) {
+        case layer_op::FORWARD:
+            return forward;
+        case layer_op::BACKWARD_DATA:
+            return backward_data;
+        case layer_op::BACKWARD_FILTER:
+            return backward_filter;
+    }
+    return forward;
+}
+
+op_cost layer_costs::backward() const {
+    op_cost c = backward_data;
+    c += backward_filter;
+    return c;
+}
 
 layer_cost_model::layer_cost_model(layer_cost_options o) : m_options(std::move(o)) {
     conv_heuristic_registry::global().get(m_options.heuristic);  // throws if unknown
@@ -61,8 +82,8 @@ layer_costs layer_cost_model::cost(const layer_info& l, std::int64_t batch,
             if (op == layer_op::BACKWARD_DATA && skip_data) continue;
             const conv_problem p = conv_problem::of(l, op, batch, bpv);
             const conv_algorithm a = h.choose(l, p, op, m_options.workspace_limit);
-            const op_cost o = a == conv_algorithm::GEMM ? p.gemm()
-                                                  : p.fft(a == conv_algorithm::FFT_TILING);
+            const op_cost o =
+                a == conv_algorithm::GEMM ? p.gemm() : p.fft(a == conv_algorithm::FFT_TILING);
             (op == layer_op::FORWARD         ? c.forward
              : op == layer_op::BACKWARD_DATA ? c.backward_data
                                              : c.backward_filter) = o;
@@ -80,8 +101,11 @@ layer_costs layer_cost_model::cost(const layer_info& l, std::int64_t batch,
     if (!skip_data) {
         c.backward_data.flops = static_cast<double>(l.backward_input_flops);
         const saved s = saved_for_backward(l.kind);
-        c.backward_data.read_bytes =
-            y * b + (s == saved::INPUT ? x * b : s == saved::OUTPUT ? y * b : 0.0) + w;
+        c.backward_data.read_bytes = y * b +
+                                     (s == saved::INPUT    ? x * b
+                                      : s == saved::OUTPUT ? y * b
+                                                           : 0.0) +
+                                     w;
         c.backward_data.write_bytes = x * b;
     }
     if (l.params > 0) {

@@ -16,6 +16,16 @@
 
 namespace trainvp::models {
 
+// The three operations of one layer.
+struct layer_costs {
+    std::string name;
+    op_cost forward, backward_data, backward_filter;
+
+    const op_cost& of(layer_op o) const;
+    // backward_data + backward_filter (one backward kernel sequence per layer).
+    op_cost backward() const;
+};
+
 struct layer_cost_options {
     std::string heuristic = "cudnn_v4_like";  // a conv_heuristic_registry name
     double workspace_limit = 4294967296.0;    // bytes; paleo.md §4.1: 4 GB

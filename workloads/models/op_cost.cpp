@@ -6,19 +6,26 @@ namespace trainvp::models {
 
 const char* to_string(layer_op o) {
     switch (o) {
-        case layer_op::FORWARD: return "forward";
-        case layer_op::BACKWARD_DATA: return "backward_data";
-        case layer_op::BACKWARD_FILTER: return "backward_filter";
+        case layer_op::FORWARD:
+            return "forward";
+        case layer_op::BACKWARD_DATA:
+            return "backward_data";
+        case layer_op::BACKWARD_FILTER:
+            return "backward_filter";
     }
     return "?";
 }
 
 const char* to_string(conv_algorithm a) {
     switch (a) {
-        case conv_algorithm::NONE: return "none";
-        case conv_algorithm::GEMM: return "gemm";
-        case conv_algorithm::FFT: return "fft";
-        case conv_algorithm::FFT_TILING: return "fft_tiling";
+        case conv_algorithm::NONE:
+            return "none";
+        case conv_algorithm::GEMM:
+            return "gemm";
+        case conv_algorithm::FFT:
+            return "fft";
+        case conv_algorithm::FFT_TILING:
+            return "fft_tiling";
     }
     return "?";
 }
@@ -31,21 +38,6 @@ op_cost& op_cost::operator+=(const op_cost& o) {
     workspace_bytes = std::max(workspace_bytes, o.workspace_bytes);
     if (algorithm == conv_algorithm::NONE) algorithm = o.algorithm;
     return *this;
-}
-
-const op_cost& layer_costs::of(layer_op o) const {
-    switch (o) {
-        case layer_op::FORWARD: return forward;
-        case layer_op::BACKWARD_DATA: return backward_data;
-        case layer_op::BACKWARD_FILTER: return backward_filter;
-    }
-    return forward;
-}
-
-op_cost layer_costs::backward() const {
-    op_cost c = backward_data;
-    c += backward_filter;
-    return c;
 }
 
 }  // namespace trainvp::models

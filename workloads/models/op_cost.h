@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 namespace trainvp::models {
 
@@ -28,24 +27,14 @@ const char* to_string(layer_op o);
 const char* to_string(conv_algorithm a);
 
 struct op_cost {
-    double flops = 0.0;        // C: floating-point operations, the whole batch
-    double read_bytes = 0.0;   // R: bytes read from device memory
-    double write_bytes = 0.0;  // W: bytes written to device memory
+    double flops = 0.0;            // C: floating-point operations, the whole batch
+    double read_bytes = 0.0;       // R: bytes read from device memory
+    double write_bytes = 0.0;      // W: bytes written to device memory
     double workspace_bytes = 0.0;  // scratch the algorithm holds (FFT spectra); not traffic
     conv_algorithm algorithm = conv_algorithm::NONE;
 
     double bytes() const { return read_bytes + write_bytes; }
     op_cost& operator+=(const op_cost& o);
-};
-
-// The three operations of one layer.
-struct layer_costs {
-    std::string name;
-    op_cost forward, backward_data, backward_filter;
-
-    const op_cost& of(layer_op o) const;
-    // backward_data + backward_filter (one backward kernel sequence per layer).
-    op_cost backward() const;
 };
 
 }  // namespace trainvp::models

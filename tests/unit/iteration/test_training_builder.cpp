@@ -298,11 +298,10 @@ TEST(training_builder, layer_costs_replace_the_zoo_totals) {
         EXPECT_EQ(bw.bytes, static_cast<std::uint64_t>(back.bytes())) << bw.name;
     }
     // The first layer computes no data gradient: its backward op is the filter gradient only.
-    EXPECT_EQ(l[index_of(l, "bwd_" + m.layers()[0].name)].flops,
-              costs[0].backward_filter.flops);
+    EXPECT_EQ(l[index_of(l, "bwd_" + m.layers()[0].name)].flops, costs[0].backward_filter.flops);
     // Without the option the zoo's totals stay (today's behaviour).
-    training_builder plain(
-        m, opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::GPU));
+    training_builder plain(m,
+                           opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::GPU));
     const auto p = plain.worker_ops(0);
     EXPECT_EQ(p[index_of(p, "fwd_" + m.layers()[0].name)].flops,
               static_cast<double>(m.layers()[0].forward_flops));

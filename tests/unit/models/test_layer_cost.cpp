@@ -16,6 +16,7 @@
 #include "workloads/models/layer_cost_model.h"
 #include "workloads/models/layer_math.h"
 #include "workloads/models/model_loader.h"
+#include "workloads/models/network_time.h"
 
 namespace trainvp::models {
 namespace {
@@ -90,10 +91,10 @@ TEST(LayerCost, ConvFftForwardFlopsAndBytes) {
     const op_cost f = p.fft(false);
     EXPECT_EQ(p.fft_extent_h(false), 16);
     const double n = 256, complex_t = 5 * n * std::log2(n);  // 5 n log2 n = 10240
-    const double expect_flops = N * C * complex_t / 2    // inputs, real -> half
-                                + C * K * complex_t / 2  // filters, real -> half
-                                + N * C * K * 4 * n      // point-wise products
-                                + N * K * complex_t;     // inverse, complex
+    const double expect_flops = N * C * complex_t / 2        // inputs, real -> half
+                                + C * K * complex_t / 2      // filters, real -> half
+                                + N * C * K * 4 * n          // point-wise products
+                                + N * K * complex_t;         // inverse, complex
     EXPECT_NEAR(f.flops, expect_flops, 1e-12 * expect_flops);
     const double spectrum = 12 * 12 * 8;  // complex 8 B per point, before power-of-2 padding
     const double spectra = (N * C + C * K + N * K) * spectrum;

@@ -37,9 +37,8 @@ double conv_fc_macs(const model& m) {
 
 TEST(ModelZoo, ListsEveryModel) {
     const auto names = zoo_model_names();
-    for (const char* n :
-         {"alexnet", "alexnet_1tower", "alexnet_v2", "dlrm", "hdc", "inception_v3", "mlp", "nin",
-          "resnet50", "transformer", "vgg16", "vgg16_slim"}) {
+    for (const char* n : {"alexnet", "alexnet_1tower", "alexnet_v2", "dlrm", "hdc", "inception_v3",
+                          "mlp", "nin", "resnet50", "transformer", "vgg16", "vgg16_slim"}) {
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
     }
 }
@@ -88,9 +87,9 @@ TEST(ModelZoo, Vgg16Parameters) { EXPECT_EQ(load("vgg16").totals().params, 13835
 TEST(ModelZoo, PaleoAuthorsNetworksParameters) {
     // alex_v2.json: conv 11x11x3x64, 5x5x64x192, 3x3x192x384, 3x3x384x384, 3x3x384x256; fc6 a
     // 5x5x256x4096 conv, fc7 4096x4096, fc8 4096x1000; biases.
-    const i64 alex = (11 * 11 * 3 * 64 + 64) + (5 * 5 * 64 * 192 + 192) +
-                     (9 * 192 * 384 + 384) + (9 * 384 * 384 + 384) + (9 * 384 * 256 + 256) +
-                     (25 * 256 * 4096 + 4096) + (4096 * 4096 + 4096) + (4096 * 1000 + 1000);
+    const i64 alex = (11 * 11 * 3 * 64 + 64) + (5 * 5 * 64 * 192 + 192) + (9 * 192 * 384 + 384) +
+                     (9 * 384 * 384 + 384) + (9 * 384 * 256 + 256) + (25 * 256 * 4096 + 4096) +
+                     (4096 * 4096 + 4096) + (4096 * 1000 + 1000);
     EXPECT_EQ(load("alexnet_v2").totals().params, alex);
     // paleo.md §4.3.1: "the one-tower variant of AlexNet has 50 million parameters", read as
     // [50, 51) million (a count written to two digits, truncated).
