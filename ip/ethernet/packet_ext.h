@@ -73,8 +73,11 @@ struct nic_msg_ext : tlm::tlm_extension<nic_msg_ext> {
     std::uint64_t msg_id = 0;
     std::uint64_t host_addr = 0;  // where the payload is (SEND) or was written (RECEIVED)
     std::uint32_t tag = 0;        // matches sends to receives on the host side
+    // RECEIVED: when the message's first payload byte was in host memory (the host's software
+    // may start taking it then; host.cpu `stack.recv_rate`); 0 = not known (the last byte's).
+    std::uint64_t first_ps = 0;
     // SEND: the most payload bytes per second the host's software can hand over (host.cpu
-    // comm_thread_rate x its driving threads); the NIC streams the message no faster.  0 =
+    // `stack.send_rate`, one progress thread); the NIC streams the message no faster.  0 =
     // unpaced.  A hardware all-reduce (ALLREDUCE) ignores it.
     double pace_bytes_per_s = 0.0;
     std::shared_ptr<std::vector<std::uint8_t>> data;  // functional mode payload

@@ -40,9 +40,10 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
         "concurrently, each its ops in list order; `after` waits for earlier ops on any unit. "
         "compute/sum/update: memory traffic on `mem` in chunks, then flops / (peak x efficiency "
         "x k/cores) with k = cores - comm_cores on cpu and comm_cores on comm (paleo eq. 1: "
-        "memory time + compute time). send: send_overhead, then the descriptor to `nic` (paced "
-        "at comm_thread_rate x threads, the unit busy bytes / that rate); done at SEND_DONE. recv: "
-        "done at max(start + recv_overhead, arrival). gpu_compute and "
+        "memory time + compute time). send: stack.send_overhead, then the descriptor to `nic`, its data leaving once the "
+        "protocol and a progress thread allow, at stack.send_rate; done at SEND_DONE. recv: done "
+        "when its message has landed and a progress thread has taken it at stack.recv_rate "
+        "(`stack:`). gpu_compute and "
         "copies: commands on `accel`.");
     d.param("node_id", &host_cpu::m_node_id, "0",
             "This node's id: the `to` of other nodes' sends and the `from` of their receives "
@@ -81,24 +82,11 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
             "§3.3's platform percent of peak for compute: fewer threads or no streaming stores "
             "reach a fraction of the DRAM's bandwidth. Fit it to a measured sum or update")
         .range("0GB/s", "10TB/s");
-    d.param("send_overhead", &host_cpu::m_send_overhead, "0ns",
-            "Software time per send before the descriptor reaches the NIC (MPI and driver). "
-            "Calibration param: fit it to a measured small-message time")
-        .range("0ns", "1s");
-    d.param("recv_overhead", &host_cpu::m_recv_overhead, "0ns",
-            "Software time per receive (posting and matching); a receive completes no earlier "
-            "than its start plus this. Calibration param, like send_overhead")
-        .range("0ns", "1s");
-    d.param("comm_thread_rate", &host_cpu::m_comm_thread_rate, "0Gb/s",
-            "Payload throughput at which one communication thread moves a send's bytes through "
-            "the software stack (MPI, TCP); 0 = no software cost. A send's bytes then leave no "
-            "faster than this x its driving threads (comm_cores, or 1 when comm_cores is 0: "
-            "smartnic.md §III, \"one thread triggers an asynchronous all-reduce\"): the NIC "
-            "paces the message at that rate (nic_msg_ext pace), and the sending unit is busy "
-            "for bytes / that rate. Calibration param: smartnic.md §III Fig. 2a's naive point "
-            "(exposed all-reduce 51 % of the iteration) gives 14.1 Gb/s per thread for MPI over "
-            "TCP on a Xeon 8280 (configs/papers/smartnic/nodes.yaml)")
-        .range("0Gb/s", "10Tb/s");
+    d.group("stack", &host_cpu::m_stack_params,
+            "The communication software, MPI over TCP/IP (ip/host/README.md, \"The "
+            "communication stack\"): per-message overheads, eager and rendezvous protocol, the "
+            "per-byte cost of sends and receives on the progress threads",
+            comm_stack_params::declare);
 
     d.initiator("mem", &host_cpu::mem, "mem", "Host memory: the traffic of compute, sum, update");
     d.initiator("nic", &host_cpu::nic, "nic", "Send requests to the NIC (nic_msg_ext SEND)")
@@ -113,8 +101,11 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
     d.headline("completion_time", &host_cpu::m_completion_ns, "ns", "Time the last op completed");
     d.stat("cpu_busy", &host_cpu::m_cpu_busy_ns, "ns", "Time the cpu unit ran ops");
     d.stat("comm_busy", &host_cpu::m_comm_busy_ns, "ns",
-           "Time the comm unit ran ops (a send until the NIC took it and, with "
-           "comm_thread_rate, its bytes were moved; a receive until it completed)");
+           "Time the comm unit ran ops (a send until the NIC took its descriptor; a "
+           "receive until it completed)");
+    d.stat("stack_busy", &host_cpu::m_stack_busy_ns, "ns",
+           "Progress-thread time the stack's per-byte work took (stack.send_rate, "
+           "stack.recv_rate), all threads together");
     d.stat("gpu_busy", &host_cpu::m_gpu_busy_ns, "ns", "Time the gpu unit waited on kernels");
     d.stat("copy_busy", &host_cpu::m_copy_busy_ns, "ns", "Time the copy unit waited on copies");
     d.stat("time_compute", &host_cpu::m_compute_ns, "ns", "Time in compute and gpu_compute ops");
@@ -168,6 +159,10 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p)
                 &m_ops_sum,     &m_ops_update,      &m_ops_send,         &m_ops_recv,
                 &m_ops_delay,   &m_ops_allreduce};
     m_waits_for.fill(k_none);
+    const std::uint64_t threads = m_stack_params.threads != 0
+                                      ? m_stack_params.threads
+                                      : std::max<std::uint64_t>(m_comm_cores, 1);
+    m_stack = std::make_unique<comm_stack>(m_stack_params, threads);
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
     for (op_unit u : {op_unit::CPU, op_unit::COMM, op_unit::GPU, op_unit::COPY}) {
         start_engine(m_engine[index_of(u)], [this, u] { unit_step(u); });
@@ -436,7 +431,7 @@ void host_cpu::unit_step(op_unit u) {
                                     " B");
                 }
                 if (r.arrival < r.start) ++m_unexpected_count;
-                const sc_time ready = r.start + ps_time(m_recv_overhead.ps);
+                const sc_time ready = r.start + ps_time(m_stack_params.recv_overhead.ps);
                 r.end = std::max(ready, r.arrival);
                 m_recv_wait_ns.sample(ns(r.end - ready));
                 progress_until(r.end);
@@ -695,9 +690,8 @@ sc_time host_cpu::post_send(unit_run& r) {
     p.tos = o.tos;
     r.msg_id = m_messages.post_send(p);
     if (m_ops.records_runs()) m_ops.record_of(i).msg_id = r.msg_id;
-    // The unit moves on once the NIC holds the descriptor (and, with comm_thread_rate, its
-    // threads have moved the bytes); the op completes at SEND_DONE, which may even arrive
-    // before b_transport returns.
+    // The unit moves on once it has spent stack.send_overhead on the send; the op completes at
+    // SEND_DONE, which may even arrive before b_transport returns.
     m_ops.status_of(i).state = op_state::ISSUED;
     nic_msg_ext ext;
     const bool allreduce = o.kind == op_kind::ALLREDUCE;
@@ -708,17 +702,26 @@ sc_time host_cpu::post_send(unit_run& r) {
     ext.msg_id = r.msg_id;
     ext.host_addr = o.address;
     ext.tag = o.tag;
-    // The software's per-byte cost (comm_thread_rate): the message's bytes leave no faster than
-    // its driving threads move them.  A hardware all-reduce has none.
-    const double pace = allreduce ? 0.0 : send_pace();
-    ext.pace_bytes_per_s = pace;
+    // The software (comm_stack): the message reaches the NIC once the protocol (rendezvous) and
+    // a progress thread let its data go, and leaves no faster than that thread hands its bytes
+    // over.  A hardware all-reduce has only the call's overhead.
+    const std::uint64_t posted = r.start.value();
+    comm_stack::send_timing t;
+    if (allreduce) {
+        t.handed_ps = t.start_ps = posted + m_stack_params.send_overhead.ps;
+    } else {
+        t = m_stack->send(posted, o.bytes);
+        m_stack_busy_ns.add(static_cast<double>(t.end_ps - t.start_ps) * 1e-3);
+    }
+    ext.pace_bytes_per_s = t.pace_bytes_per_s;
     if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
         // Functional: the range as it stands now (the op waited for its last writer).
         ext.data = std::make_shared<std::vector<std::uint8_t>>(src, src + o.bytes);
     }
     tlm::tlm_generic_payload& trans = command(o.unit);
     trans.set_extension(&ext);
-    sc_time delay = ps_time(m_send_overhead.ps);
+    sc_time delay = ps_time(t.start_ps) > sim_now() ? ps_time(t.start_ps) - sim_now()
+                                                    : sc_core::SC_ZERO_TIME;
     nic->b_transport(trans, delay);
     trans.clear_extension(&ext);
     if (trans.is_response_error()) {
@@ -726,16 +729,7 @@ sc_time host_cpu::post_send(unit_run& r) {
                         (allreduce ? std::string() : " to node " + std::to_string(o.peer)) +
                         " was refused by the NIC: " + trans.get_response_string());
     }
-    sc_time free = sim_now() + delay;
-    // The threads moving the bytes through the software stack are busy while they do: the
-    // unit is free bytes / pace after the descriptor (ip/host/README.md, "send").
-    if (pace > 0.0) free += ps_time(units::bandwidth{pace}.transfer_time(o.bytes).ps);
-    return free;
-}
-
-double host_cpu::send_pace() const {
-    const double threads = static_cast<double>(std::max<std::uint64_t>(m_comm_cores, 1));
-    return m_comm_thread_rate.bytes_per_s * threads;
+    return ps_time(t.handed_ps);
 }
 
 void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -745,7 +739,7 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
-    const sc_time at = sim_now() + delay;
+    sc_time at = sim_now() + delay;
     if (ext->what == nic_msg_ext::op::SEND_DONE) {
         message_matcher::pending_send p;
         if (!m_messages.complete_send(ext->msg_id, p)) {
@@ -753,7 +747,8 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
                             ", which this host never sent or has completed");
         }
         // Posted when its unit had spent send_overhead on it.
-        m_send_latency_ns.sample(ns(at - (ps_time(p.started_ps) + ps_time(m_send_overhead.ps))));
+        m_send_latency_ns.sample(
+            ns(at - (ps_time(p.started_ps) + ps_time(m_stack_params.send_overhead.ps))));
         if (p.kind == op_kind::SEND) m_bytes_sent += p.bytes;
         // Functional, compressed: the NIC returns the payload as its receivers decode it; the
         // sender keeps the same values (ip/nic/inceptionn_nic.h).
@@ -765,6 +760,13 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         }
         mark_done(p.op, p.kind, at);
     } else if (ext->what == nic_msg_ext::op::RECEIVED) {
+        // The software takes the message as it lands (comm_stack): it is the receive's from
+        // then.  A NIC that does not say when the first byte landed: with the last.
+        const std::uint64_t first = ext->first_ps != 0 ? ext->first_ps : at.value();
+        const std::uint64_t busy_before = m_stack->busy_ps();
+        at = ps_time(m_stack->receive(first, at.value(), ext->bytes));
+        m_stack_busy_ns.add(static_cast<double>(m_stack->busy_ps() - busy_before) * 1e-3);
+        progress_until(at);  // the run is busy until then (the stall watchdog)
         // A receive running on a unit takes the message; otherwise it is unexpected.
         const std::size_t u = m_messages.receive(ext->peer, ext->tag);
         if (u != k_none) {

@@ -17,6 +17,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
+#include "ip/host/comm_stack.h"
 #include "ip/host/message_matcher.h"
 #include "ip/host/op_window.h"
 #include "kit/flat_queue.h"
@@ -144,9 +145,6 @@ private:
     // Hand op i to the accelerator or the NIC; return when the unit is free again.
     sc_core::sc_time post_accel(const unit_run& r);
     sc_core::sc_time post_send(unit_run& r);
-    // The pacing rate of this host's sends, B/s: comm_thread_rate x the threads driving them
-    // (comm_cores, or 1 when there are none); 0 = unpaced.
-    double send_pace() const;
     // Compute time of `flops` on unit `u` (cpu: cores - comm_cores; comm: comm_cores).
     sc_core::sc_time compute_time(double flops, op_unit u) const;
     void nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -178,9 +176,9 @@ private:
     units::data_size m_memory_chunk;
     std::uint64_t m_memory_outstanding = 0;
     units::bandwidth m_stream_bandwidth;
-    units::duration m_send_overhead;
-    units::duration m_recv_overhead;
-    units::bandwidth m_comm_thread_rate;
+    // The communication software (the `stack:` sub-map) and its progress threads.
+    comm_stack_params m_stack_params;
+    std::unique_ptr<comm_stack> m_stack;
 
     // What memory_traffic keeps across its sleeps, per unit.  `trans` also carries the unit's
     // commands to the NIC and the accelerator.
@@ -228,7 +226,7 @@ private:
 
     // Statistics.
     scalar m_completion_ns;
-    scalar m_cpu_busy_ns, m_comm_busy_ns, m_gpu_busy_ns, m_copy_busy_ns;
+    scalar m_cpu_busy_ns, m_comm_busy_ns, m_gpu_busy_ns, m_copy_busy_ns, m_stack_busy_ns;
     std::array<scalar*, ops::k_op_units> m_busy_ns{};
     scalar m_compute_ns, m_comm_ns, m_copy_ns, m_sum_ns, m_update_ns, m_delay_ns;
     counter m_ops_compute, m_ops_gpu_compute, m_ops_copy_to_host, m_ops_copy_to_gpu, m_ops_sum,

@@ -12,7 +12,7 @@ void basic_nic::declare(type_decl<basic_nic>& d) {
         "host memory by DMA over PCIe, pays a per-frame cost, and sends it on the Ethernet "
         "link; RX writes payloads to host memory by DMA and notifies the host when a whole "
         "message is there. efficiency < 1 models a NIC that cannot reach line rate; a "
-        "SEND's pacing rate (host.cpu comm_thread_rate) caps the message's payload rate.");
+        "SEND's pacing rate (host.cpu stack.send_rate) caps the message's payload rate.");
     declare_common(d);
 }
 

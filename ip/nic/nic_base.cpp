@@ -179,7 +179,7 @@ sc_core::sc_time nic_base::engine_time(std::uint64_t wire, std::uint64_t raw) co
     const std::uint64_t own =
         units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(wire).ps;
     if (m_tx.pace <= 0.0) return ps_time(own);
-    // The host's software cannot hand the bytes over faster (host.cpu comm_thread_rate).
+    // The host's software cannot hand the bytes over faster (host.cpu stack.send_rate).
     return ps_time(std::max(own, units::bandwidth{m_tx.pace}.transfer_time(raw).ps));
 }
 
@@ -421,6 +421,8 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     } else {
         written = dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
     }
+    // The head frame of a train is in memory once processed (its write is not timed alone).
+    if (st.received == 0) st.first = n > 1 ? std::min(processed, written) : written;
     st.done = std::max(st.done, written);
     st.bytes += local.raw_payload;
     m_rx_frames_flow.leave(local.raw_payload);
@@ -434,6 +436,7 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
         note.msg_id = ext->msg_id;
         note.host_addr = st.host_addr;
         note.data = st.data;
+        note.first_ps = st.first.value();
         const sc_core::sc_time done = st.done;
         if (!whole) m_rx.erase({ext->src, ext->msg_id});
         ++m_rx_msgs;

@@ -114,6 +114,7 @@ private:
         std::uint32_t received = 0;
         std::uint64_t bytes = 0;
         sc_core::sc_time done;
+        sc_core::sc_time first;  // the first frame's payload in host memory
         std::uint64_t host_addr = 0;
         std::uint32_t tag = 0;
         std::shared_ptr<std::vector<std::uint8_t>> data;
@@ -221,7 +222,7 @@ void nic_base::declare_common(type_decl<T>& d) {
             "Sustained fraction of line rate the NIC engine reaches (inceptionn.md §VII-C: the "
             "VC709 reference design reached ~2.1 of 10 Gb/s, i.e. 0.21; the X540 ~1). The "
             "NIC's own limit: a software stack that cannot feed it faster is host.cpu's "
-            "comm_thread_rate, which paces each message (nic_msg_ext pace)")
+            "stack.send_rate, which paces each message (nic_msg_ext pace)")
         .range("0.001", "1");
     framing::spec frames;
     frames.mtu = "1500B";

@@ -144,8 +144,9 @@ abg derive(const platform_desc& d) {
     const double write = (mss + tlps * (p.bytes(pcie, "tlp_overhead") + dllp)) / pcie_rate +
                          pcie_lat + mps / mem_bw + mem_lat;
     r.alpha = fetch + frame_s + 2 * p.seconds(link, "propagation") +
-              p.seconds("switch", "latency") + write + p.seconds(nic, "message_cost") +
-              p.seconds(host, "send_overhead") + p.seconds(host, "recv_overhead");
+              p.seconds("switch", "latency") + write + p.seconds(nic, "message_cost");
+    // host.cpu's `stack:` keeps its defaults here (no overheads, free per byte): the formulas
+    // are the hardware's (the stack's own closed forms: tests/unit/host/test_comm_stack.cpp).
     // gamma: a sum of 2 fp32 buffers of B bytes reads both and writes the result (3B of memory
     // traffic at the memory's bandwidth), then does B/4 adds at peak x efficiency x k/cores
     // (k = cores - comm_cores on the cpu unit, host.cpu's timing rule).

@@ -52,6 +52,22 @@ TEST(inceptionn_table2, resnet50_worker_aggregator) {
     expect_row(b, "time", 75.55);
 }
 
+// Issue 23's calibration case, inceptionn.md §VIII-A, AlexNet: "INC ... 52 % shorter total
+// training time than WA, due to a 55 % reduction in communication time".  It fixed one param
+// (node.yaml: host.cpu stack send_rate = recv_rate, 9.2 Gb/s); both figures within 5 %
+// (relative: the issue's tolerance for a calibration case).  The same WA run must keep Table
+// II's AlexNet rows within their 15 %.
+TEST(inceptionn_calibration, alexnet_inc_against_wa) {
+    const auto wa = breakdown_ms("configs/papers/inceptionn/wa_alexnet.yaml");
+    const auto inc = breakdown_ms("configs/papers/inceptionn/inc_alexnet.yaml");
+    const double comm_reduction = 1.0 - inc.at("comm") / wa.at("comm");
+    const double total_reduction = 1.0 - inc.at("time") / wa.at("time");
+    EXPECT_NEAR(comm_reduction, 0.55, 0.05 * 0.55);
+    EXPECT_NEAR(total_reduction, 0.52, 0.05 * 0.52);
+    expect_row(wa, "comm", 148.71);
+    expect_row(wa, "time", 196.35);
+}
+
 TEST(inceptionn_table2, ring_exchanges_less_than_worker_aggregator) {
     // INC is a prediction; what must hold whatever the numbers: Alg. 1 moves 2(p-1)/p of the
     // gradients per worker link instead of the aggregator's p + log p (inceptionn.md §VIII-D),

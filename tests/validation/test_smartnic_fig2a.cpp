@@ -2,7 +2,7 @@
 // constant and what it predicts.  20-layer 2048 x 2048 MLP, batch 1792 per node, 6 nodes,
 // 100 GbE, MPI ring.  The naive implementation (baseline_naive.yaml: all-reduce after the
 // backward pass, one thread drives it) is the calibration point: the per-thread throughput of
-// the software ring (nodes.yaml, host.cpu comm_thread_rate 14.1 Gb/s) is fitted so that the
+// the software ring (nodes.yaml, host.cpu stack rates 28.2 Gb/s) is fitted so that the
 // exposed all-reduce is 51 % of its iteration.  The overlapped implementation (baseline.yaml: 2
 // comm cores, layer-wise overlap) is then a prediction: exposed all-reduce 50x less, total 1.85x
 // less, backward +11 % (all unmasked numbers of §III).  Fig. 4a's direction (the smart NIC is
@@ -45,15 +45,15 @@ const char* const k_overlapped = "configs/papers/smartnic/baseline.yaml";
 const char* const k_smartnic = "configs/papers/smartnic/smartnic.yaml";
 
 // The calibration point.  Tolerance 0.5 percentage points: the fitted rate is rounded to three
-// digits (14.1 Gb/s for 14.07: 0.05 pp); the rest is room for small model changes elsewhere
-// (measured 50.95 %).
+// digits (28.2 Gb/s for 28.15: 0.05 pp); the rest is room for small model changes elsewhere
+// (measured 50.96 %).
 TEST(smartnic_fig2a, naive_exposed_allreduce_is_51_percent_the_calibration_point) {
     const auto n = run_ms(k_naive);
     EXPECT_NEAR(n.exposed / n.time, 0.51, 0.005) << "exposed " << n.exposed << " of " << n.time;
 }
 
-// Fig. 2a's other figures, predicted from the one constant and the assumption that the ring's
-// throughput grows with the threads driving it (1 in naive, the 2 comm cores overlapped).
+// Fig. 2a's other figures, predicted from the one constant and the progress threads (1 in
+// naive: a step's send and receive in turn; the 2 comm cores overlapped: side by side).
 TEST(smartnic_fig2a, overlapped_implementation_is_predicted) {
     const auto n = run_ms(k_naive);
     const auto o = run_ms(k_overlapped, "--set workload.training.batch=1792");

@@ -58,6 +58,11 @@ void training_section::declare(section_decl<training_section>& d) {
              {{"cpu", compute_placement::CPU}, {"gpu", compute_placement::GPU}}, "cpu",
              "Where compute runs: cpu (compute ops on the host) or gpu (host.accel; adds the "
              "gradient copy to host and the weight copy to the GPU)");
+    d.choice("update", &training_section::m_update,
+             {{"host", compute_placement::CPU}, {"gpu", compute_placement::GPU}}, "host",
+             "compute: gpu only, workers that keep their own weights (not a worker_aggregator): "
+             "where they update them: host (the update on the cpu unit, then the weights to the "
+             "GPU) or gpu (the reduced gradients to the GPU, the update a kernel there)");
     d.param("forward_time", &training_section::m_forward_time, "",
             "Measured forward time per iteration: the phase becomes delay ops split over the "
             "layers by FLOPs; not set: from the model's FLOPs and the host's peak");
@@ -151,6 +156,7 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
     }
     o.bucket_bytes = m_bucket.bytes;
     o.compute = m_compute;
+    o.update = m_update;
     if (t.find("forward_time") != nullptr) o.forward_ps = m_forward_time.ps;
     if (t.find("backward_time") != nullptr) o.backward_ps = m_backward_time.ps;
     for (const char* k : {"conv_algorithm", "workspace_limit"}) {

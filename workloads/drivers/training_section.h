@@ -33,6 +33,7 @@ private:
     workloads::exchange_policy m_policy = workloads::exchange_policy::AFTER_BACKWARD;
     units::data_size m_bucket;
     workloads::compute_placement m_compute = workloads::compute_placement::CPU;
+    workloads::compute_placement m_update = workloads::compute_placement::CPU;
     units::duration m_forward_time;
     units::duration m_backward_time;
     bool m_layer_costs = false;  // compute_model: layer_ops

@@ -411,6 +411,31 @@ std::vector<op> training_builder::build_iteration(
                 weights_ready[k] = {push(with_after(g, done[k]))};
                 return;
             }
+            if (ring && gpu && m_options.update == compute_placement::GPU) {
+                // The worker's GPU holds the weights (inceptionn.md §VII-B: "all the
+                // computation steps ... are performed on the GPU"): the reduced gradients go
+                // to it, and it updates in place.
+                op c;
+                c.name = prefix + "c2g_" + m_buckets[k].name;
+                c.kind = op_kind::COPY_TO_GPU;
+                c.unit = op_unit::COPY;
+                c.bytes = m_buckets[k].bytes;
+                c.address = weight_address(k);
+                const std::size_t copied = push(with_after(c, done[k]));
+                op u;
+                u.name = prefix + "update_" + m_buckets[k].name;
+                u.kind = op_kind::UPDATE;
+                u.bytes = m_buckets[k].bytes;
+                op g;
+                g.name = u.name;
+                g.kind = op_kind::GPU_COMPUTE;
+                g.unit = op_unit::GPU;
+                g.phase = ops::op_phase::UPDATE;
+                g.flops = ops::work_flops(u);
+                g.bytes = ops::memory_bytes(u);
+                weights_ready[k] = {push(with_after(g, {copied}))};
+                return;
+            }
             if (ring || none) {
                 op u;
                 u.name = prefix + "update_" + m_buckets[k].name;

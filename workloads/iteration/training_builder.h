@@ -65,6 +65,11 @@ struct training_options {
     // the layers backwards); 0 gives one bucket per layer with parameters.
     std::uint64_t bucket_bytes = 0;
     compute_placement compute = compute_placement::CPU;
+    // Where a worker that holds its weights (ring, halving_doubling, ... or none) updates them
+    // when compute is GPU: CPU (the update on the host, then the weights to the GPU) or GPU
+    // (the reduced gradients to the GPU, then the update as a kernel there).  A
+    // worker-aggregator's aggregator always updates on its host.
+    compute_placement update = compute_placement::CPU;
     // Measured phase times per iteration (inceptionn.md Table II's forward and backward rows):
     // when set, the phase is DELAY ops of these times split across layers by their FLOPs.
     std::optional<std::uint64_t> forward_ps;

@@ -245,7 +245,7 @@ workload:
 TEST(host, send_after_a_compute_starts_when_the_compute_ends) {
     // a: c1 1 us; s1 posted at 1 us + 100 ns overhead = 1.1 us, on the wire until 101.1 us
     // (SEND_DONE); c2 after s1 starts at 101.1 us.  b receives at 102.1 us.
-    auto r = simulate(two_hosts("send_overhead: 100ns", "",
+    auto r = simulate(two_hosts("stack: {send_overhead: 100ns}", "",
                                 R"(
       - {op: compute, flops: 1e6, name: c1}
       - {op: send, to: 1, bytes: 125kB, tag: 3, name: s1, after: [c1]}
@@ -272,7 +272,7 @@ const char* k_send_at_0 = "      - {op: send, to: 1, bytes: 125kB, tag: 7}\n";
 
 TEST(host, recv_posted_before_the_message_arrives_completes_at_the_arrival) {
     // Sent at 0: on the wire until 100 us, RECEIVED at 101 us; posted at 0 with 2 us overhead.
-    auto r = simulate(two_hosts("", "recv_overhead: 2us", k_send_at_0,
+    auto r = simulate(two_hosts("", "stack: {recv_overhead: 2us}", k_send_at_0,
                                 "      - {op: recv, from: 0, bytes: 125kB, tag: 7, name: r}\n"));
     auto s = spans(*r.sim);
     EXPECT_EQ(s["b.comm/r"].end, 101000000);
@@ -282,7 +282,7 @@ TEST(host, recv_posted_before_the_message_arrives_completes_at_the_arrival) {
 
 TEST(host, recv_posted_before_arrival_with_notifications_from_the_nic_thread) {
     // The same with the NIC calling nic_notify at the event's time (no annotated delay).
-    auto r = simulate(two_hosts("", "recv_overhead: 2us", k_send_at_0,
+    auto r = simulate(two_hosts("", "stack: {recv_overhead: 2us}", k_send_at_0,
                                 "      - {op: recv, from: 0, bytes: 125kB, tag: 7, name: r}\n",
                                 ", timed: true"));
     EXPECT_EQ(spans(*r.sim)["b.comm/r"].end, 101000000);
@@ -291,7 +291,7 @@ TEST(host, recv_posted_before_arrival_with_notifications_from_the_nic_thread) {
 
 TEST(host, recv_posted_after_the_message_arrived_takes_it_from_the_unexpected_queue) {
     // Arrived at 101 us; posted at 200 us: done after its 2 us overhead.
-    auto r = simulate(two_hosts("", "recv_overhead: 2us", k_send_at_0, R"(
+    auto r = simulate(two_hosts("", "stack: {recv_overhead: 2us}", k_send_at_0, R"(
       - {op: delay, time: 200us, unit: comm}
       - {op: recv, from: 0, bytes: 125kB, tag: 7, name: r}
 )"));

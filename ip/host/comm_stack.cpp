@@ -1,0 +1,93 @@
+#include "ip/host/comm_stack.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace trainvp::ip {
+
+void comm_stack_params::declare(param_list<comm_stack_params>& d) {
+    d.param("threads", &comm_stack_params::threads, "0",
+            "Progress threads that drive the host's sends and receives; 0 = the host's "
+            "comm_cores, or 1 when it has none (smartnic.md §III: \"one thread triggers an "
+            "asynchronous all-reduce\" in the naive implementation, 2 dedicated cores in the "
+            "overlapped one)")
+        .range("0", "4096");
+    d.param("send_overhead", &comm_stack_params::send_overhead, "0ns",
+            "Software time per send before the message is handed on (the MPI call and the "
+            "syscall); the sending unit is busy for it, and it does not overlap the transfer")
+        .range("0ns", "1s");
+    d.param("recv_overhead", &comm_stack_params::recv_overhead, "0ns",
+            "Software time per receive (posting and matching); a receive completes no earlier "
+            "than its start plus this")
+        .range("0ns", "1s");
+    d.param("send_rate", &comm_stack_params::send_rate, "0Gb/s",
+            "Payload bytes per second one progress thread hands to the NIC through the stack "
+            "(copies into socket buffers, segmentation), pipelined with the wire: the NIC "
+            "streams the message no faster; the thread is busy bytes / send_rate. 0 = free")
+        .range("0Gb/s", "10Tb/s");
+    d.param("recv_rate", &comm_stack_params::recv_rate, "0Gb/s",
+            "Payload bytes per second one progress thread takes from the NIC through the stack "
+            "(interrupt and softirq protocol work, the copy to the user buffer), pipelined with "
+            "the arrival: a message is taken no earlier than its first byte + bytes / recv_rate "
+            "on its thread. 0 = free")
+        .range("0Gb/s", "10Tb/s");
+    d.param("eager_limit", &comm_stack_params::eager_limit, "64KiB",
+            "Largest message sent eagerly; larger ones go by rendezvous (Open MPI's TCP BTL "
+            "default btl_tcp_eager_limit = 64 KiB, opal/mca/btl/tcp/btl_tcp_component.c; "
+            "inceptionn.md §VII-B uses Open MPI 2.0)")
+        .range("0B", "1TiB");
+    d.param("rendezvous", &comm_stack_params::rendezvous, "0ns",
+            "Request-to-send / clear-to-send exchange before a rendezvous message's data "
+            "leaves: one small-message round trip through both stacks and the network. 0 = "
+            "none")
+        .range("0ns", "1s");
+}
+
+comm_stack::comm_stack(const comm_stack_params& p, std::uint64_t threads)
+    : m_p(p), m_free_ps(static_cast<std::size_t>(std::max<std::uint64_t>(threads, 1)), 0) {}
+
+std::size_t comm_stack::pick(std::uint64_t ready_ps) const {
+    std::size_t best = 0;
+    std::uint64_t best_start = std::max(m_free_ps[0], ready_ps);
+    for (std::size_t k = 1; k < m_free_ps.size(); ++k) {
+        const std::uint64_t start = std::max(m_free_ps[k], ready_ps);
+        if (start < best_start) {
+            best = k;
+            best_start = start;
+        }
+    }
+    return best;
+}
+
+std::uint64_t comm_stack::reserve(std::uint64_t ready_ps, std::uint64_t work_ps) {
+    const std::size_t k = pick(ready_ps);
+    const std::uint64_t start = std::max(m_free_ps[k], ready_ps);
+    m_free_ps[k] = start + work_ps;
+    m_busy_ps += work_ps;
+    return start;
+}
+
+comm_stack::send_timing comm_stack::send(std::uint64_t posted_ps, std::uint64_t bytes) {
+    send_timing t;
+    t.handed_ps = posted_ps + m_p.send_overhead.ps;
+    std::uint64_t ready = t.handed_ps;
+    if (bytes > m_p.eager_limit.bytes) ready += m_p.rendezvous.ps;
+    t.start_ps = ready;
+    t.end_ps = ready;
+    if (m_p.send_rate.bytes_per_s <= 0.0 || bytes == 0) return t;
+    const std::uint64_t work = m_p.send_rate.transfer_time(bytes).ps;
+    t.start_ps = reserve(ready, work);
+    t.end_ps = t.start_ps + work;
+    t.pace_bytes_per_s = m_p.send_rate.bytes_per_s;
+    return t;
+}
+
+std::uint64_t comm_stack::receive(std::uint64_t first_ps, std::uint64_t last_ps,
+                                  std::uint64_t bytes) {
+    if (m_p.recv_rate.bytes_per_s <= 0.0 || bytes == 0) return last_ps;
+    const std::uint64_t work = m_p.recv_rate.transfer_time(bytes).ps;
+    const std::uint64_t start = reserve(std::min(first_ps, last_ps), work);
+    return std::max(last_ps, start + work);
+}
+
+}  // namespace trainvp::ip
