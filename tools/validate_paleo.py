@@ -315,6 +315,14 @@ def main():
         "pass by GEMM (FFT would be 68 ms): which algorithm cuDNN ran there, and for the other "
         "operations, is what the published per-pass totals cannot tell.",
         "",
+        "**Sensitivity of the VGG-16 prediction.** The backward-data of a convolution is costed "
+        "as the authors cost it, a convolution over the zero-padded output gradient "
+        "(conv_problem.h). For the fc layers their nets write as convolutions that padding is "
+        "most of the work: fc6's backward-data is 44.5 ms of AlexNet's backward pass and 171 ms "
+        "of VGG-16's; a col2im GEMM (2KCRSNPQ, as for the forward pass) would make them 2.3 ms "
+        "and 5.3 ms. Which one TensorFlow's cuDNN call did is not published; the prediction keeps "
+        "the authors' form.",
+        "",
         "Assumptions ledger (configs/papers/paleo/titanx*.yaml):",
         "",
         "| value | as set | source |",
