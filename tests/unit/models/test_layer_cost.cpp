@@ -104,6 +104,31 @@ TEST(LayerCost, ConvFftForwardFlopsAndBytes) {
     EXPECT_EQ(f.algorithm, conv_algorithm::FFT);
 }
 
+// The same layer's gradients by FFT.  Backward-data: the 4 output-gradient maps per image
+// padded to 12x12 (H + R - 1) are the inputs, the filters transposed (4 -> 3 channels).
+// Backward-filter: the 3 input channels ("images") over the 2 images ("channels") with the
+// 2 x 4 output-gradient maps as the "filters", giving 5x5 outputs.  Transforms 16x16 again.
+TEST(LayerCost, ConvFftGradientsFlopsAndBytes) {
+    const i64 N = 2, C = 3, K = 4;
+    const layer_info l = conv(C, 8, 8, K, 5, 1, 2, N);
+    const double n = 256, complex_t = 5 * n * std::log2(n), spectrum = 12 * 12 * 8;
+    const double x = N * C * 64 * 4.0, w = K * C * 25 * 4.0, y = N * K * 64 * 4.0;
+    const op_cost d = conv_problem::of(l, layer_op::BACKWARD_DATA, N, 4).fft(false);
+    const double d_flops =
+        N * K * complex_t / 2 + K * C * complex_t / 2 + N * K * C * 4 * n + N * C * complex_t;
+    EXPECT_NEAR(d.flops, d_flops, 1e-12 * d_flops);
+    const double d_spectra = (N * K + K * C + N * C) * spectrum;
+    EXPECT_EQ(d.read_bytes, y + w + d_spectra);
+    EXPECT_EQ(d.write_bytes, x + d_spectra);
+    const op_cost f = conv_problem::of(l, layer_op::BACKWARD_FILTER, N, 4).fft(false);
+    const double f_flops =
+        C * N * complex_t / 2 + N * K * complex_t / 2 + C * N * K * 4 * n + C * K * complex_t;
+    EXPECT_NEAR(f.flops, f_flops, 1e-12 * f_flops);
+    const double f_spectra = (C * N + N * K + C * K) * spectrum;
+    EXPECT_EQ(f.read_bytes, x + y + f_spectra);
+    EXPECT_EQ(f.write_bytes, w + f_spectra);
+}
+
 // FFT on 32x32 tiles by overlap-save: a 5x5 filter leaves 28x28 outputs per tile, so a 60x60
 // output takes ceil(60/28)^2 = 9 tiles; filters are transformed once.
 TEST(LayerCost, ConvFftTiledCountsTiles) {
@@ -165,6 +190,40 @@ TEST(LayerCost, PoolingReadsAndWrites) {
     EXPECT_EQ(c.backward_filter.bytes(), 0.0);
     EXPECT_EQ(c.backward_filter.flops, 0.0);
     EXPECT_EQ(c.forward.algorithm, conv_algorithm::NONE);
+}
+
+// Softmax's data gradient reads the output gradient and its saved output; concat's reads only
+// the output gradient (it splits it); neither has a filter gradient.  FLOPs are layer_math's.
+TEST(LayerCost, SoftmaxAndConcatTouchWhatTheirGradientsNeed) {
+    const model_options o = [] {
+        model_options m;
+        m.batch = 3;
+        return m;
+    }();
+    const model m = parse_model(R"(
+name: heads
+source: test
+input: {features: 10}
+layers:
+  - {name: a, kind: relu}
+  - {name: b, kind: relu, inputs: [input]}
+  - {name: cat, kind: concat, inputs: [a, b]}
+  - {name: prob, kind: softmax}
+)",
+                                "heads.yaml", o);
+    const auto c = layer_cost_model({"gemm", 0}).costs(m);
+    const layer_costs& cat = c[2];
+    const layer_costs& prob = c[3];
+    const double y = 3 * 20 * 4.0;         // batch 3 x 20 features x 4 B
+    EXPECT_EQ(cat.forward.read_bytes, y);  // both inputs, 10 features each
+    EXPECT_EQ(cat.forward.write_bytes, y);
+    EXPECT_EQ(cat.backward_data.read_bytes, y);
+    EXPECT_EQ(cat.backward_data.write_bytes, y);
+    EXPECT_EQ(prob.forward.flops, 5.0 * 3 * 20);  // README: 5E
+    EXPECT_EQ(prob.backward_data.flops, 4.0 * 3 * 20);
+    EXPECT_EQ(prob.backward_data.read_bytes, 2 * y);  // dy and the saved output
+    EXPECT_EQ(prob.backward_data.write_bytes, y);
+    EXPECT_EQ(prob.backward_filter.bytes(), 0.0);
 }
 
 // The layer fed by the model's input computes no data gradient (nothing consumes it).
