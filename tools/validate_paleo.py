@@ -264,6 +264,11 @@ def main():
     fa, ba = passes("alexnet", a.out, a.build)
     fv, bv = passes("vgg16", a.out, a.build)
     fit = PPP * (fa + ba) / (MEASURED["forward"] + MEASURED["backward"])
+    # The PPPs p that put both passes within 15 % of TensorFlow: pass x (PPP / p) in
+    # [0.85, 1.15] x measured; and the one with equal and opposite relative errors.
+    lo = max(PPP * fa / (1.15 * MEASURED["forward"]), PPP * ba / (1.15 * MEASURED["backward"]))
+    hi = min(PPP * fa / (0.85 * MEASURED["forward"]), PPP * ba / (0.85 * MEASURED["backward"]))
+    mm = PPP * (fa / MEASURED["forward"] + ba / MEASURED["backward"]) / 2
     ff, bf = fa * PPP / fit, ba * PPP / fit
 
     lines = [
@@ -298,14 +303,20 @@ def main():
         f"({err(ff, MEASURED['forward']):+.1f} %) and backward {bf:.2f} ms "
         f"({err(bf, MEASURED['backward']):+.1f} %).",
         "",
-        "**Why one PPP cannot put both AlexNet passes within 15 % of TensorFlow here.** The "
-        f"model's backward/forward ratio is {ba / fa:.2f}; TensorFlow's is "
+        "**One PPP against TensorFlow.** Every kernel time scales as 1/PPP, so the passes keep "
+        f"the model's backward/forward ratio, {ba / fa:.2f}; TensorFlow's is "
         f"{MEASURED['backward'] / MEASURED['forward']:.2f} (PALEO's own estimate: "
-        f"{PALEO['backward'] / PALEO['forward']:.2f}). paleo.md footnote 5: TensorFlow spent two "
+        f"{PALEO['backward'] / PALEO['forward']:.2f}; paleo.md footnote 5: TensorFlow spent two "
         "thirds of fc6's time transforming layouts between NHWC and NCHW around cuBLAS, work "
-        "outside any FLOP model; PALEO's own estimate misses TensorFlow's backward by "
-        f"{err(PALEO['backward'], MEASURED['backward']):+.0f} %. With the authors' PPP the "
-        "forward pass agrees and the backward pass carries that miss.",
+        "outside any FLOP model). "
+        + (f"Both passes are within 15 % of TensorFlow for any one PPP in [{lo * 100:.1f} %, "
+           f"{hi * 100:.1f} %]; the one that balances the two errors is {mm * 100:.1f} % "
+           f"(forward {err(fa * PPP / mm, MEASURED['forward']):+.1f} %, backward "
+           f"{err(ba * PPP / mm, MEASURED['backward']):+.1f} %). " if lo <= hi else
+           "No one PPP puts both passes within 15 % of TensorFlow. ")
+        + "The configs keep the authors' 62 % instead: it is a published input, and a PPP "
+        "fitted on these two AlexNet measurements would be judged by the case it was fitted on; "
+        f"at {mm * 100:.1f} % the VGG-16 prediction would be {PPP / mm:.3f}x the one above.",
         "",
         "**Against PALEO's own estimate.** The authors ask cuDNN v4 which algorithm it would run "
         "per layer and operation (paleo/profilers/cudnn_profiler.py); trainvp states a rule "
