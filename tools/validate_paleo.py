@@ -1,54 +1,319 @@
 #!/usr/bin/env python3
-"""paleo.md Table 1 on the platform: a TITAN X whose platform percent of peak is fitted on
-AlexNet (paleo.md §3.3), then VGG-16 predicted with it.
+"""paleo.md Table 1 on the platform: a TITAN X running the PALEO authors' AlexNet and VGG-16
+(TalwalkarLab/paleo nets/alex_v2.json, nets/vgg16.json) with paleo.md §3's layer model
+(compute_model layer_ops) at the authors' device and platform percent of peak.
 
     /usr/bin/python3 tools/validate_paleo.py [--build build]
 
-The GPU's kernel time is launch + F / (peak x PPP) + bytes / memory_bandwidth (accel.gpu), so a
-pass's time is M + C / PPP.  Two runs of AlexNet (PPP 100 % and 50 %) give C and M exactly; the
-PPP that makes forward + backward equal Table 1's measured 44.00 + 155.10 ms is
-C / (199.10 ms - M).  One number, fitted on the two AlexNet measurements together; forward and
-backward separately, and all of VGG-16, are then predictions.  Rewrites the section
-`paleo-table1` of docs/validation.md; exits 1 if configs/papers/paleo/titanx.yaml does not hold
-the fitted value (to 0.1 %).
+Nothing is fitted: the device (6144 GFLOP/s, 336.5 GiB/s), the PPP (0.62, scripts/exp_layers.sh)
+and the batches (128, 64) are the authors' published inputs.  AlexNet is compared with
+TensorFlow's measured passes and with PALEO's own estimates; VGG-16 is a prediction (Table 1's
+row is held out).  For reference only, the PPP that would make AlexNet's forward + backward
+equal TensorFlow's (every kernel time scales as 1/PPP, launch is 0) is reported with its
+errors; it is not used for VGG-16.  Rewrites the section `paleo-table1` of docs/validation.md.
+
+Then paleo.md §4.2's case studies (section `paleo-cases`): Table 2's one-step times on one GPU,
+Table 3 (FireCaffe NiN, strong scaling with a tree all-reduce on 1-128 K20X workers) and
+Fig. 3a (Inception v3 weak scaling with a butterfly all-reduce on 1-100 K40 workers), each
+from the authors' device, PPPs and nets (scripts/exp_case_*.sh), with the published numbers
+and the errors; and INCEPTIONN's Table II forward and backward passes predicted on its Titan Xp
+next to the measured inputs its configs keep (section `paleo-inceptionn-compute`).
+--skip-cases runs Table 1 only.
 """
 import argparse
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trainvp_runs import ROOT, breakdown_ms, run_config  # noqa: E402
+from trainvp_runs import breakdown_ms, run_config  # noqa: E402
 from validation_section import replace_section  # noqa: E402
 
 MEASURED = {"forward": 44.00, "backward": 155.10}  # paleo.md Table 1, TensorFlow, AlexNet (ms)
 PALEO = {"forward": 45.96, "backward": 118.44}  # paleo.md Table 1, PALEO's estimate (ms)
+PPP = 0.62  # TalwalkarLab/paleo scripts/exp_layers.sh: PPP_COMP=0.62
+
+# The assumptions ledger: every value in configs/papers/paleo/titanx*.yaml that is not a
+# number of paleo.md itself, with its source.
+LEDGER = [
+    ("peak", "6.144 TFLOP/s", "TalwalkarLab/paleo paleo/device.py GPU_TITAN_X (peek_gflop 6144)"),
+    ("memory_bandwidth", "336.5 GiB/s", "paleo/device.py (336.5), divided as bytes / 2^30 in "
+     "paleo/profilers/flops_profiler.py"),
+    ("efficiency, memory_efficiency", "62 %", "scripts/exp_layers.sh PPP_COMP=0.62; one PPP on "
+     "computation and memory time alike (flops_profiler.py)"),
+    ("workspace_limit", "4 GiB", "paleo.md §4.1 (\"4 GB workspace limit\"; 1 << 32 in "
+     "paleo/profilers/cudnn_profiler.py)"),
+    ("AlexNet layers, batch 128", "zoo alexnet_v2", "nets/alex_v2.json"),
+    ("VGG-16 layers, batch 64", "zoo vgg16_slim", "nets/vgg16.json"),
+    ("conv_algorithm", "cudnn_v4_like", "assumption: cuDNN v4's heuristic (paleo.md footnote 4) "
+     "as a rule (workloads/models/conv_heuristic_registry.cpp); the authors query cuDNN itself"),
+    ("FFT counting", "r2c half, inverse full, 4 FLOPs/point product, 8 B/point spectra",
+     "paleo.md §3.1.3 (5 n log2 n) as flops_profiler.py counts it"),
+    ("ReLU, bias", "not counted", "fused in the authors' net files; flops_profiler.py "
+     "include_bias_and_activation = False"),
+    ("first layer's data gradient", "not computed", "paleo/graph.py (backprop false when "
+     "the parent is the input)"),
+    ("launch", "0", "PALEO has no per-kernel overhead term"),
+]
 
 
-def passes(model, ppp, out, build):
-    stats = run_config(f"configs/papers/paleo/titanx_{model}.yaml",
-                       os.path.join(out, f"{model}_{ppp:.4f}"),
-                       sets=[f"gpu.efficiency={ppp * 100:.4f}%"], build=build)
-    b = breakdown_ms(stats)
+def passes(model, out, build):
+    b = breakdown_ms(run_config(f"configs/papers/paleo/titanx_{model}.yaml",
+                                os.path.join(out, model), build=build))
     return b["forward"], b["backward"]
+
+
+def err(ours, ref):
+    return (ours / ref - 1) * 100
+
+
+# paleo.md Table 2: one-step time (forward + backward + update, one worker), ms.
+TABLE2 = [  # (config, what, PALEO, reported)
+    ("k20x_nin", "case 1: NiN, K20X, batch 256, GEMM, PPP 0.21", 1918, 2275),
+    ("k40_inception_v3", "case 2: Inception v3, K40, batch 256, PPP 0.62", 4269, None),
+    ("k20_alexnet", "case 3: AlexNet, K20, batch 128, GEMM, PPP 0.46", 402, 418),
+]
+# paleo.md Table 3: (workers, total batch, FireCaffe days-or-hours, speedup, PALEO time, speedup)
+TABLE3 = [
+    (1, 256, 5.8 * 24, 1.0, 4.9 * 24, 1.0),
+    (32, 256, 11, 13, 7.6, 15.5),
+    (32, 1024, 6, 23, 4.6, 25.3),
+    (128, 1024, 3.6, 39, 2.3, 51.6),
+]
+# Iterations of FireCaffe's NiN run at batch 256: its 5.8 days at its 2275 ms per step (paleo.md
+# Tables 2 and 3; PALEO's 4.9 days at 1918 ms gives 220,725, +0.2 %).  At batch B the same
+# epochs take 256 / B as many.
+ITERATIONS_256 = 5.8 * 86400 / 2.275
+# paleo.md Table 4: (workers, Krizhevsky hybrid hours, speedup, PALEO data-parallel hours,
+# speedup).  Weak scaling at batch 128 per GPU.
+TABLE4 = [
+    (1, 98.95, 1.0, 96.31, 1.0),
+    (2, 50.24, 1.95, 55.90, 1.72),
+    (4, 26.20, 3.74, 32.82, 3.03),
+    (8, 16.68, 6.25, 23.65, 5.40),
+]
+# Krizhevsky's one-GPU run: 98.95 h at his 418 ms per step (paleo.md Tables 2 and 4); K GPUs
+# take 1 / K as many steps (weak scaling).
+ITERATIONS_ALEXNET = 98.95 * 3600 / 0.418
+INCEPTION_WORKERS = [1, 2, 4, 8, 16, 50, 100]  # scripts/exp_case_inception.sh --num_workers
+# paleo.md §4.2.2: 20 epochs of ImageNet at batch 256 (1.2 M images: PALEO's 111 h is
+# 1.2e6 x 20 / 256 steps of its 4269 ms), reported 100 h.
+INCEPTION_STEPS = 1.2e6 * 20 / 256
+
+CASE_LEDGER = [
+    ("devices", "K20X 3935 GFLOP/s 250 GB/s; K20 3520, 208; K40 4290, 288",
+     "TalwalkarLab/paleo paleo/device.py (GB/s read as GiB/s, as flops_profiler.py divides)"),
+    ("PPPs", "NiN 0.21 / 0.56, Inception 0.62 / 0.72, AlexNet 0.46 / 0.75 (comp / comm)",
+     "scripts/exp_case_firecaffe.sh, exp_case_inception.sh, exp_case_hybrid.sh; comm PPP as "
+     "the NIC's efficiency"),
+    ("algorithms", "NiN, AlexNet: gemm; Inception: cudnn_v4_like",
+     "--use_only_gemm in exp_case_firecaffe.sh and exp_case_hybrid.sh"),
+    ("networks", "70 Gb/s (NiN), 10 Gb/s (Inception), 64 Gb/s = 8 GB/s (AlexNet)",
+     "paleo.md Table 2; paleo/device.py (pcie2: 8 GB/s)"),
+    ("hosts", "Opteron 6274 class: 281.6 GFLOP/s, 51.2 GB/s DDR3, PCIe 2.0 x16 to the GPU",
+     "assumption (Titan's nodes); the host sums the tree's partial gradients and updates"),
+    ("switch", "cut-through, 100 ns (NiN, AlexNet); store-and-forward 1 us (Inception); "
+     "16 MiB queues",
+     "assumption"),
+    ("iterations", f"NiN {ITERATIONS_256:,.0f} at batch 256 (x 256 / B); AlexNet "
+     f"{ITERATIONS_ALEXNET:,.0f} on one GPU (/ K)",
+     "FireCaffe's 5.8 days / 2275 ms per step; Krizhevsky's 98.95 h / 418 ms (paleo.md "
+     "Tables 2-4)"),
+    ("Inception weak scaling", "one GPU and one 10 Gb/s link per worker, batch 256 each",
+     "scripts/exp_case_inception.sh (--scaling=weak)"),
+]
+
+
+def step_ms(config, out, build, sets=()):
+    b = breakdown_ms(run_config(f"configs/papers/paleo/{config}.yaml",
+                                os.path.join(out, config + "".join(
+                                    "_" + x.split("=")[1] for x in sets)),
+                                sets=list(sets), build=build))
+    return b["time"], b
+
+
+def cases(out, build):
+    lines = [
+        "## paleo.md §4.2: the case studies",
+        "",
+        "Regenerate: `/usr/bin/python3 tools/validate_paleo.py` (runs "
+        "`configs/papers/paleo/{k20x_nin,k40_inception_v3,k20_alexnet,firecaffe_nin,"
+        "alexnet_data_parallel,inception_weak}.yaml`). Every layer carries paleo.md §3's costs (compute_model "
+        "layer_ops); devices, PPPs, nets and batches are the PALEO authors' (ledger below); "
+        "nothing is fitted. The exchanges are the platform's collectives over modelled NICs, "
+        "links and a switch, and the hosts copy gradients off the GPU, sum and update, which "
+        "PALEO's formulas leave out.",
+        "",
+        "### Table 2: one step on one GPU (forward + backward + update)",
+        "",
+        "| case | PALEO (ms) | reported (ms) | trainvp (ms) | vs PALEO | vs reported |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    one = {}
+    for cfg, what, paleo, reported in TABLE2:
+        t, _ = step_ms(cfg, out, build)
+        one[cfg] = t
+        rep = f"{reported}" if reported else "—"
+        vs_rep = f"{err(t, reported):+.1f} %" if reported else "—"
+        lines.append(f"| {what} | {paleo} | {rep} | {t:.1f} | {err(t, paleo):+.1f} % | {vs_rep} |")
+    lines += [
+        "",
+        "Case 3's one-step time includes fc6's backward-data as the authors' alex_v2.json writes "
+        "it (a 5x5 convolution over the padded 1x1 gradient, 105 ms at this device and PPP); "
+        "the script's nets/alex_v2_1gpu.json is not in the stored repository.",
+        "",
+        "### Table 3: FireCaffe NiN, strong scaling (tree all-reduce, 70 Gb/s, K20X)",
+        "",
+        "| workers | batch | FireCaffe time | speedup | PALEO time | speedup | trainvp step (ms) "
+        "| trainvp time | speedup | speedup vs FireCaffe |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    t1 = one["k20x_nin"]
+    for k, batch, fc_h, fc_s, pa_h, pa_s in TABLE3:
+        if k == 1:
+            t = t1
+        else:
+            t, _ = step_ms("firecaffe_nin", out, build,
+                           (f"components.node.count={k}", f"components.switch.ports={k}",
+                            f"workload.training.batch={batch // k}"))
+        hours = ITERATIONS_256 * 256 / batch * t / 1000 / 3600
+        speed = t1 * batch / 256 / t
+        def fmt(h):
+            return f"{h / 24:.1f} days" if h > 48 else f"{h:.1f} h"
+        lines.append(f"| {k} | {batch} | {fmt(fc_h)} | {fc_s:g}x | {fmt(pa_h)} | {pa_s:g}x | "
+                     f"{t:.1f} | {fmt(hours)} | {speed:.1f}x | {err(speed, fc_s):+.1f} % |")
+    lines += [
+        "",
+        "### Table 4: AlexNet, data parallelism (tree all-reduce, 6 GB/s, K20)",
+        "",
+        "Krizhevsky's measured hybrid scheme (data-parallel convolutions, model-parallel fc "
+        "layers) is not modelled: the platform's training section is data-parallel only. Its "
+        "columns are shown for reference; trainvp is compared with PALEO's data-parallel "
+        "estimate. Speedup = workers x one GPU's step / the step with K workers (batch 128 "
+        f"each); time = {ITERATIONS_ALEXNET:,.0f} / K steps (Krizhevsky's 98.95 h at 418 ms).",
+        "",
+        "| workers | hybrid (h) | speedup | PALEO data-parallel (h) | speedup | trainvp step (ms) "
+        "| trainvp (h) | speedup | vs PALEO |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    ta = one["k20_alexnet"]
+    for k, hy_h, hy_s, pa_h, pa_s in TABLE4:
+        if k == 1:
+            t = ta
+        else:
+            t, _ = step_ms("alexnet_data_parallel", out, build,
+                           (f"components.node.count={k}", f"components.switch.ports={k}"))
+        hours = ITERATIONS_ALEXNET / k * t / 1000 / 3600
+        speed = k * ta / t
+        lines.append(f"| {k} | {hy_h} | {hy_s:g}x | {pa_h} | {pa_s:g}x | {t:.1f} | {hours:.1f} | "
+                     f"{speed:.2f}x | {err(speed, pa_s):+.1f} % |")
+    lines += [
+        "",
+        "trainvp's workers copy the gradients to the host over PCIe, sum the tree's partial "
+        "gradients and update there, and copy the weights back; PALEO's estimate has the "
+        "exchange only. That is the gap in the speedups.",
+        "",
+        "### Fig. 3a: Inception v3, weak scaling (butterfly all-reduce, 10 Gb/s, K40)",
+        "",
+        "Speedup = workers x one worker's step / the step with K workers (batch 256 each). "
+        "Published: Murray et al.'s 56x at 100 workers (reported, with parameter servers; "
+        "paleo.md takes the butterfly's communication as a lower bound of theirs, so a "
+        "prediction at or above 56x agrees with it); PALEO's curve is a figure only.",
+        "",
+        "| workers | trainvp step (ms) | comm (ms) | speedup |",
+        "|---:|---:|---:|---:|",
+    ]
+    ti = one["k40_inception_v3"]
+    for k in INCEPTION_WORKERS:
+        if k == 1:
+            t, comm = ti, 0.0
+        else:
+            t, b = step_ms("inception_weak", out, build,
+                           (f"components.node.count={k}", f"components.switch.ports={k}"))
+            comm = b["comm"]
+        lines.append(f"| {k} | {t:.1f} | {comm:.1f} | {k * ti / t:.1f}x |")
+    hours = INCEPTION_STEPS * ti / 1000 / 3600
+    lines += [
+        "",
+        f"20 epochs at batch 256 on 8 K40s (paleo.md §4.2.2; GPUs in a host scale linearly): "
+        f"reported 100 h, PALEO 111 h, trainvp {hours:.1f} h ({err(hours, 100):+.1f} % vs "
+        f"reported, {err(hours, 111):+.1f} % vs PALEO).",
+        "",
+        "Not modelled here: Table 4's hybrid scheme (the platform's training section is "
+        "data-parallel only) and Table 5 (the GAN: the zoo has no "
+        "transposed convolution, and its net definition and batch are not among the authors' "
+        "released files).",
+        "",
+        "Assumptions ledger (configs/papers/paleo/):",
+        "",
+        "| value | as set | source |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {k} | {v} | {s} |" for k, v, s in CASE_LEDGER]
+    replace_section("paleo-cases", "\n".join(lines))
+
+
+# inceptionn.md Table II's forward and backward times per iteration (ms), the measured inputs of
+# configs/papers/inceptionn/wa_<model>.yaml, and Table I's batches.
+INCEPTIONN_MEASURED = [  # (model, batch, forward, backward, where it runs)
+    ("alexnet", 64, 31.3, 162.2, "Titan Xp"),
+    ("vgg16", 64, 322.5, 1423.4, "Titan Xp"),
+    ("resnet50", 16, 26.3, 48.7, "Titan Xp"),
+    ("hdc", 25, 0.8, 0.7, "E5-2640 v3 host"),
+]
+
+
+def inceptionn_compute(out, build):
+    lines = [
+        "## INCEPTIONN's forward and backward passes: measured inputs and paleo.md §3's prediction",
+        "",
+        "Regenerate: `/usr/bin/python3 tools/validate_paleo.py` (runs "
+        "`configs/papers/inceptionn/predicted_<model>.yaml`). The INCEPTIONN configs keep Table "
+        "II's measured forward and backward times as inputs (`wa_<model>.yaml`); the "
+        "`predicted_<model>.yaml` twins predict them with `compute_model: layer_ops` on the "
+        "node's device: the Titan Xp at 62 % of peak (an assumption: the PALEO authors' "
+        "TensorFlow PPP; no INCEPTIONN input gives one), HDC on the host CPU at its peak. "
+        "Nothing here is fitted to Table II.",
+        "",
+        "| model | batch | device | forward measured (ms) | predicted | error | backward measured "
+        "(ms) | predicted | error |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    ratios = []
+    for model, batch, fwd, bwd, dev in INCEPTIONN_MEASURED:
+        b = breakdown_ms(run_config(f"configs/papers/inceptionn/predicted_{model}.yaml",
+                                    os.path.join(out, "inceptionn_" + model), build=build))
+        lines.append(f"| {model} | {batch} | {dev} | {fwd} | {b['forward']:.2f} | "
+                     f"{err(b['forward'], fwd):+.0f} % | {bwd} | {b['backward']:.2f} | "
+                     f"{err(b['backward'], bwd):+.0f} % |")
+        ratios.append(f"{model} {bwd / fwd:.1f}x measured, {b['backward'] / b['forward']:.1f}x "
+                      "predicted")
+    lines += [
+        "",
+        "Backward / forward: " + "; ".join(ratios) + ". Where Table II's backward pass is "
+        "several times its forward pass (AlexNet, VGG-16), the layer model, whose backward is "
+        "about two forward passes of FLOPs and bytes, cannot follow it at one PPP, as paleo.md "
+        "Table 1's TensorFlow AlexNet (3.5x) is above PALEO's own estimate (2.6x). The measured "
+        "inputs stay the INCEPTIONN configs' default.",
+    ]
+    replace_section("paleo-inceptionn-compute", "\n".join(lines))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=None)
     ap.add_argument("--out", default="out/validation/paleo")
+    ap.add_argument("--skip-cases", action="store_true")
     a = ap.parse_args()
 
-    f1, b1 = passes("alexnet", 1.0, a.out, a.build)
-    f2, b2 = passes("alexnet", 0.5, a.out, a.build)
-    c, m = (f2 + b2) - (f1 + b1), 2 * (f1 + b1) - (f2 + b2)
-    ppp = c / (MEASURED["forward"] + MEASURED["backward"] - m)
-    fa, ba = passes("alexnet", ppp, a.out, a.build)
-    fv, bv = passes("vgg16", ppp, a.out, a.build)
-
-    with open(os.path.join(ROOT, "configs/papers/paleo/titanx.yaml")) as f:
-        cfg = re.search(r"efficiency:\s*([0-9.]+)%", f.read())
-    in_config = float(cfg.group(1)) / 100 if cfg else None
+    fa, ba = passes("alexnet", a.out, a.build)
+    fv, bv = passes("vgg16", a.out, a.build)
+    fit = PPP * (fa + ba) / (MEASURED["forward"] + MEASURED["backward"])
+    # The PPPs p that put both passes within 15 % of TensorFlow: pass x (PPP / p) in
+    # [0.85, 1.15] x measured; and the one with equal and opposite relative errors.
+    lo = max(PPP * fa / (1.15 * MEASURED["forward"]), PPP * ba / (1.15 * MEASURED["backward"]))
+    hi = min(PPP * fa / (0.85 * MEASURED["forward"]), PPP * ba / (0.85 * MEASURED["backward"]))
+    mm = PPP * (fa / MEASURED["forward"] + ba / MEASURED["backward"]) / 2
+    ff, bf = fa * PPP / fit, ba * PPP / fit
 
     lines = [
         "## paleo.md Table 1: full forward and backward passes on a TITAN X",
@@ -56,42 +321,80 @@ def main():
         "Regenerate: `/usr/bin/python3 tools/validate_paleo.py` (runs "
         "`configs/papers/paleo/titanx_{alexnet,vgg16}.yaml`).",
         "",
-        "A TITAN X (Maxwell: 6.144 TFLOP/s at the 1000 MHz base clock, 336.5 GB/s) trains alone; "
-        "each layer is a kernel of the zoo model's FLOPs and bytes (paleo.md §3.1.3, §4 formulas, "
-        "workloads/models). Its platform percent of peak (paleo.md §3.3) is fitted once so that "
-        "AlexNet's forward + backward equals TensorFlow's measured 199.10 ms: "
-        f"**PPP = {ppp * 100:.2f} %** (the model's FLOP time at 100 % is {c:.2f} ms and its "
-        f"memory time {m:.2f} ms). The split between forward and backward, and VGG-16, are "
-        "predictions. Batch sizes are not in paleo.md: AlexNet 128 (the one-tower paper's), "
-        "VGG-16 64 (an assumption; times scale with it).",
+        "A TITAN X trains alone. Every layer's forward kernel and backward kernel (backward-data "
+        "+ backward-filter) carries paleo.md §3's costs (`compute_model: layer_ops`, "
+        "workloads/models/layer_cost_model.h): FLOPs, bytes read and written, convolutions by "
+        "GEMM or FFT as the `cudnn_v4_like` rule picks under the 4 GB workspace limit; accel.gpu "
+        "times a kernel as R/bandwidth + C/peak + W/bandwidth at one platform percent of peak. "
+        f"**Nothing is fitted**: device, PPP ({PPP * 100:.0f} %) and batches are the PALEO "
+        "authors' published inputs (ledger below). VGG-16 is a prediction.",
         "",
-        "| network | pass | TensorFlow (ms) | PALEO (ms) | trainvp (ms) | trainvp vs TensorFlow |",
-        "|---|---|---:|---:|---:|---:|",
+        "| network | pass | TensorFlow (ms) | PALEO (ms) | trainvp (ms) | vs TensorFlow | "
+        "vs PALEO |",
+        "|---|---|---:|---:|---:|---:|---:|",
     ]
     for name, ours in (("forward", fa), ("backward", ba)):
-        lines.append(f"| AlexNet (one tower, batch 128) | {name} | {MEASURED[name]:.2f} | "
-                     f"{PALEO[name]:.2f} | {ours:.2f} | {(ours / MEASURED[name] - 1) * 100:+.1f} % |")
-    lines.append(f"| AlexNet | forward + backward | {MEASURED['forward'] + MEASURED['backward']:.2f}"
-                 f" | {PALEO['forward'] + PALEO['backward']:.2f} | {fa + ba:.2f} | fitted |")
+        lines.append(f"| AlexNet (alexnet_v2, batch 128) | {name} | {MEASURED[name]:.2f} | "
+                     f"{PALEO[name]:.2f} | {ours:.2f} | {err(ours, MEASURED[name]):+.1f} % | "
+                     f"{err(ours, PALEO[name]):+.1f} % |")
     for name, ours in (("forward", fv), ("backward", bv)):
-        lines.append(f"| VGG-16 (batch 64) | {name} | held out | held out | {ours:.1f} | "
-                     "prediction |")
+        lines.append(f"| VGG-16 (vgg16_slim, batch 64) | {name} | held out | held out | "
+                     f"{ours:.1f} | prediction | prediction |")
     lines += [
         "",
-        f"The AlexNet split misses (forward {(fa / MEASURED['forward'] - 1) * 100:+.0f} %, "
-        f"backward {(ba / MEASURED['backward'] - 1) * 100:+.0f} %): the zoo counts backward as "
-        "twice the forward FLOPs (the input and the weight gradients, paleo.md §3.1.3), while "
-        "TensorFlow's measured backward took 3.5x its forward. PALEO's own estimate also misses "
-        "the backward pass (-24 %), not the forward one (+4 %). One PPP for the whole network cannot move time between the "
-        "passes; a per-pass PPP would be a second fitted number, which §3.3 does not do.",
+        f"For reference, not used for VGG-16: the one PPP that makes AlexNet's forward + backward "
+        f"equal TensorFlow's 199.10 ms is {fit * 100:.2f} %; it gives forward {ff:.2f} ms "
+        f"({err(ff, MEASURED['forward']):+.1f} %) and backward {bf:.2f} ms "
+        f"({err(bf, MEASURED['backward']):+.1f} %).",
+        "",
+        "**One PPP against TensorFlow.** Every kernel time scales as 1/PPP, so the passes keep "
+        f"the model's backward/forward ratio, {ba / fa:.2f}; TensorFlow's is "
+        f"{MEASURED['backward'] / MEASURED['forward']:.2f} (PALEO's own estimate: "
+        f"{PALEO['backward'] / PALEO['forward']:.2f}; paleo.md footnote 5: TensorFlow spent two "
+        "thirds of fc6's time transforming layouts between NHWC and NCHW around cuBLAS, work "
+        "outside any FLOP model). "
+        + (f"Both passes are within 15 % of TensorFlow for any one PPP in [{lo * 100:.1f} %, "
+           f"{hi * 100:.1f} %]; the one that balances the two errors is {mm * 100:.1f} % "
+           f"(forward {err(fa * PPP / mm, MEASURED['forward']):+.1f} %, backward "
+           f"{err(ba * PPP / mm, MEASURED['backward']):+.1f} %). " if lo <= hi else
+           "No one PPP puts both passes within 15 % of TensorFlow. ")
+        + "The configs keep the authors' 62 % instead: it is a published input, and a PPP "
+        "fitted on these two AlexNet measurements would be judged by the case it was fitted on; "
+        f"at {mm * 100:.1f} % the VGG-16 prediction would be {PPP / mm:.3f}x the one above.",
+        "",
+        "**Against PALEO's own estimate.** The authors ask cuDNN v4 which algorithm it would run "
+        "per layer and operation (paleo/profilers/cudnn_profiler.py); trainvp states a rule "
+        "instead. Under it AlexNet's conv2 (5x5) runs by FFT in all three operations, conv1 "
+        "(stride 4), conv3-5 (3x3) and fc6-fc8 by GEMM. fc6's backward-data, a convolution of "
+        "the 1x1 output gradient padded to 9x9 with the 5x5 filters, is 44.5 ms of the backward "
+        "pass by GEMM (FFT would be 68 ms): which algorithm cuDNN ran there, and for the other "
+        "operations, is what the published per-pass totals cannot tell.",
+        "",
+        "**Sensitivity of the VGG-16 prediction.** The backward-data of a convolution is costed "
+        "as the authors cost it, a convolution over the zero-padded output gradient "
+        "(conv_problem.h). For the fc layers their nets write as convolutions that padding is "
+        "most of the work: fc6's backward-data is 44.5 ms of AlexNet's backward pass and 171 ms "
+        "of VGG-16's; a col2im GEMM (2KCRSNPQ, as for the forward pass) would make them 2.3 ms "
+        "and 5.3 ms. Which one TensorFlow's cuDNN call did is not published; the prediction keeps "
+        "the authors' form.",
+        "",
+        "Assumptions ledger (configs/papers/paleo/titanx*.yaml):",
+        "",
+        "| value | as set | source |",
+        "|---|---|---|",
     ]
+    lines += [f"| {k} | {v} | {s} |" for k, v, s in LEDGER]
     replace_section("paleo-table1", "\n".join(lines))
-    print(f"docs/validation.md: section paleo-table1 written (PPP {ppp * 100:.2f} %)",
-          file=sys.stderr)
-    if in_config is None or abs(in_config - ppp) > 0.001:
-        print(f"configs/papers/paleo/titanx.yaml has efficiency {in_config}, the fit is "
-              f"{ppp * 100:.2f}%: update it", file=sys.stderr)
-        sys.exit(1)
+    print(f"AlexNet forward {fa:.2f} ms ({err(fa, MEASURED['forward']):+.1f} % vs TensorFlow, "
+          f"{err(fa, PALEO['forward']):+.1f} % vs PALEO), backward {ba:.2f} ms "
+          f"({err(ba, MEASURED['backward']):+.1f} %, {err(ba, PALEO['backward']):+.1f} %); "
+          f"VGG-16 forward {fv:.1f} ms, backward {bv:.1f} ms (prediction); "
+          f"PPP fitted on the AlexNet total would be {fit * 100:.2f} %", file=sys.stderr)
+    if not a.skip_cases:
+        cases(a.out, a.build)
+        print("docs/validation.md: section paleo-cases written", file=sys.stderr)
+        inceptionn_compute(a.out, a.build)
+        print("docs/validation.md: section paleo-inceptionn-compute written", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ namespace {}  // namespace
 void accel_gpu::declare(type_decl<accel_gpu>& d) {
     d.describe(
         "GPU accelerator. A kernel of F flops and B bytes of GPU-memory traffic takes launch + "
-        "F / (peak x efficiency) + B / memory_bandwidth (paleo.md eq. 1: compute and memory "
-        "time in sequence) on the compute engine. A copy moves its bytes between host memory "
+        "F / (peak x efficiency) + B / (memory_bandwidth x memory_efficiency) (paleo.md eq. "
+        "1: compute and memory time in sequence) on the compute engine. A copy moves its bytes "
+        "between host memory "
         "and the GPU through `pcie` in bursts of copy_burst with copy_outstanding in flight "
         "(dma_channel), after copy_setup. Each engine serves its commands in arrival order; "
         "the two engines overlap.");
@@ -32,6 +33,11 @@ void accel_gpu::declare(type_decl<accel_gpu>& d) {
             "GPU-memory bandwidth for a kernel's traffic. Default: Titan Xp, NVIDIA's "
             "specification: 11.4 Gb/s GDDR5X x 384-bit bus = 547.7 GB/s")
         .range("1GB/s", "100TB/s");
+    d.param("memory_efficiency", &accel_gpu::m_memory_efficiency, "100%",
+            "Fraction of memory_bandwidth a kernel's traffic reaches (paleo.md §3.3's percent of "
+            "peak for I/O; the PALEO authors apply their one PPP to both, "
+            "TalwalkarLab/paleo paleo/profilers/flops_profiler.py)")
+        .range("0.1%", "100%");
     d.param("launch", &accel_gpu::m_launch, "0ns",
             "Fixed time per kernel (launch and synchronisation). Calibration param: fit it to "
             "measured short kernels")
@@ -98,8 +104,9 @@ void accel_gpu::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     if (ext->what == accel_op_ext::kind::COMPUTE) {
         start = std::max(arrival, m_compute_until);
         const units::compute_rate rate{m_peak.flops_per_s * m_efficiency};
+        const units::bandwidth memory{m_memory_bandwidth.bytes_per_s * m_memory_efficiency};
         end = start + ps_time(m_launch.ps) + ps_time(rate.time_for(ext->flops).ps) +
-              ps_time(m_memory_bandwidth.transfer_time(ext->bytes).ps);
+              ps_time(memory.transfer_time(ext->bytes).ps);
         m_compute_until = end;
         ++m_kernels;
         m_flops.add(ext->flops);

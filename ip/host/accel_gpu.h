@@ -31,6 +31,7 @@ private:
     units::compute_rate m_peak;
     double m_efficiency = 1.0;
     units::bandwidth m_memory_bandwidth;
+    double m_memory_efficiency = 1.0;
     units::duration m_launch;
     units::data_size m_copy_burst;
     std::uint64_t m_copy_outstanding = 0;

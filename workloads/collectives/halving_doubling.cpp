@@ -145,7 +145,8 @@ collective_info recursive_doubling_collective() {
     c.name = "recursive_doubling";
     c.description =
         "Recursive doubling: log2 N rounds of exchanging and adding the whole vector "
-        "(paleo.md §2 Butterfly AllReduce); a schedule no fabric is wired to yet";
+        "(paleo.md §2 Butterfly AllReduce), folding the extra ranks of a non-power-of-two N";
+    c.fabrics = {fabric::HOST};
     c.make = [](const collective_args& a) {
         return recursive_doubling_allreduce(a.ranks, a.elements);
     };

@@ -11,6 +11,7 @@
 #include "workloads/drivers/host_roster.h"
 #include "workloads/drivers/section_registry.h"
 #include "workloads/iteration/iteration_source.h"
+#include "workloads/models/conv_heuristic_registry.h"
 #include "workloads/models/model_loader.h"
 
 namespace trainvp::drivers {
@@ -67,6 +68,21 @@ void training_section::declare(section_decl<training_section>& d) {
             "layers by FLOPs; not set: from the model's FLOPs and the host's peak");
     d.param("backward_time", &training_section::m_backward_time, "",
             "Measured backward time per iteration, as forward_time");
+    d.choice("compute_model", &training_section::m_layer_costs,
+             {{"layer_totals", false}, {"layer_ops", true}}, "layer_totals",
+             "What a layer's compute ops carry: layer_totals (the zoo's FLOPs; forward bytes = "
+             "weights + output, backward = weights + weight gradient + 2 x output) or layer_ops "
+             "(paleo.md §3: forward, backward-data and backward-filter costed apart, "
+             "convolutions by the algorithm conv_algorithm picks, bytes = reads + writes; "
+             "workloads/models/layer_cost_model.h)");
+    d.choice_of(
+        "conv_algorithm", &training_section::m_conv_algorithm,
+        [] { return models::conv_heuristic_registry::global().names(); }, "cudnn_v4_like",
+        "compute_model layer_ops: how a convolution's algorithm is chosen per layer "
+        "and operation (workloads/models/conv_heuristic_registry.cpp)");
+    d.param("workspace_limit", &training_section::m_workspace_limit, "4GiB",
+            "compute_model layer_ops: scratch memory an algorithm may use (paleo.md §4.1: "
+            "4 GB); an FFT whose spectra exceed it falls back to tiles, then GEMM");
     d.param("iterations", &training_section::m_iterations, "1",
             "Training iterations in the run, in [1, 1000000]");
     d.param("tos", &training_section::m_tos, "",
@@ -143,6 +159,17 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
     o.update = m_update;
     if (t.find("forward_time") != nullptr) o.forward_ps = m_forward_time.ps;
     if (t.find("backward_time") != nullptr) o.backward_ps = m_backward_time.ps;
+    for (const char* k : {"conv_algorithm", "workspace_limit"}) {
+        if (const config_node* v = t.find(k); v != nullptr && !m_layer_costs) {
+            throw input_error(v->loc(), key_of(k), "applies to compute_model layer_ops only");
+        }
+    }
+    if (m_layer_costs) {
+        models::layer_cost_options lo;
+        lo.heuristic = m_conv_algorithm;
+        lo.workspace_limit = static_cast<double>(m_workspace_limit.bytes);
+        o.layer_costs = lo;
+    }
     if (m_iterations < 1 || m_iterations > 1000000) {
         throw input_error(
             t.find("iterations")->loc(), key_of("iterations"),

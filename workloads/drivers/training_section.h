@@ -36,6 +36,9 @@ private:
     workloads::compute_placement m_update = workloads::compute_placement::CPU;
     units::duration m_forward_time;
     units::duration m_backward_time;
+    bool m_layer_costs = false;  // compute_model: layer_ops
+    std::string m_conv_algorithm = "cudnn_v4_like";
+    units::data_size m_workspace_limit;
     std::int64_t m_iterations = 1;
     std::string m_tos;
     collectives::aggregator_return m_broadcast = collectives::aggregator_return::TREE;

@@ -216,6 +216,9 @@ training_builder::training_builder(const models::model& m, training_options o)
         bwd.push_back(static_cast<double>(l.backward_flops()));
     }
     if (m_options.forward_ps) m_forward_delay_ps = split_proportionally(*m_options.forward_ps, fwd);
+    if (m_options.layer_costs) {
+        m_layer_costs = models::layer_cost_model(*m_options.layer_costs).costs(m);
+    }
     if (m_options.backward_ps) {
         m_backward_delay_ps = split_proportionally(*m_options.backward_ps, bwd);
     }
@@ -377,6 +380,10 @@ std::vector<op> training_builder::build_iteration(
                 f.flops = static_cast<double>(L.forward_flops);
                 // Read the weights, write the output activations (paleo.md eq. 1's I/O).
                 f.bytes = static_cast<std::uint64_t>(L.weight_bytes + L.activation_bytes);
+                if (!m_layer_costs.empty()) {
+                    f.flops = m_layer_costs[l].forward.flops;
+                    f.bytes = static_cast<std::uint64_t>(m_layer_costs[l].forward.bytes());
+                }
                 if (!gpu) f.address = m_activation_base + m_activation_offset[l];
             }
             const std::ptrdiff_t k = m_bucket_of_layer[l];
@@ -469,6 +476,11 @@ std::vector<op> training_builder::build_iteration(
                 // gradient.
                 b.bytes = static_cast<std::uint64_t>(L.weight_bytes + L.weight_grad_bytes +
                                                      2 * L.activation_bytes);
+                if (!m_layer_costs.empty()) {
+                    const models::op_cost c = m_layer_costs[l].backward();
+                    b.flops = c.flops;
+                    b.bytes = static_cast<std::uint64_t>(c.bytes());
+                }
                 if (!gpu) b.address = m_activation_base + m_activation_offset[l];
             }
             const std::size_t bi = push(b);

@@ -14,6 +14,7 @@
 #include "workloads/collectives/schedule.h"
 #include "workloads/collectives/worker_aggregator.h"
 #include "workloads/iteration/gradient_buckets.h"
+#include "workloads/models/layer_cost_model.h"
 #include "workloads/models/model.h"
 #include "workloads/ops/op.h"
 
@@ -73,6 +74,9 @@ struct training_options {
     // when set, the phase is DELAY ops of these times split across layers by their FLOPs.
     std::optional<std::uint64_t> forward_ps;
     std::optional<std::uint64_t> backward_ps;
+    // Set: a layer's compute ops carry the layer cost model's FLOPs and bytes (paleo.md §3:
+    // forward; backward = backward-data + backward-filter) instead of the zoo's totals.
+    std::optional<models::layer_cost_options> layer_costs;
     int iterations = 1;
     // Of the gradient sends (both directions of a ring; a worker-aggregator's workers only: the
     // aggregator returns weights, which are never marked).
@@ -152,6 +156,7 @@ private:
     std::uint64_t m_activation_base = 0;
     std::vector<std::uint64_t> m_forward_delay_ps;   // per layer, when forward_ps is set
     std::vector<std::uint64_t> m_backward_delay_ps;  // per layer, when backward_ps is set
+    std::vector<models::layer_costs> m_layer_costs;  // per layer, when layer_costs is set
 };
 
 // `total` split over parts in proportion to `weights`, in integers that sum to `total` exactly

@@ -141,7 +141,8 @@ TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_o
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
     EXPECT_EQ(join(keys),
               "model, model_parameters, batch, workers, aggregator, algorithm, policy, "
-              "bucket, compute, update, forward_time, backward_time, iterations, tos, "
+              "bucket, compute, update, forward_time, backward_time, compute_model, "
+              "conv_algorithm, workspace_limit, iterations, tos, "
               "broadcast, compression, gradient");
     EXPECT_TRUE(r.find("ops")->params.empty());
     EXPECT_FALSE(r.find("ops")->description.empty());
@@ -205,15 +206,27 @@ TEST(training_section, a_pattern_leaves_out_the_aggregator) {
     for (const auto& s : c.sinks) EXPECT_EQ(s->sources, 1);
 }
 
+// conv_algorithm and workspace_limit only mean something with compute_model layer_ops; an
+// unknown heuristic names the registered ones.
+TEST(training_section, layer_ops_keys_are_checked) {
+    cluster c(2);
+    EXPECT_EQ(error_of(k_training + ", conv_algorithm: gemm}\n", c.platform),
+              "t.yaml:2:77: error: workload.training.conv_algorithm: applies to compute_model "
+              "layer_ops only");
+    const std::string bad =
+        error_of(k_training + ", compute_model: layer_ops, conv_algorithm: fft}\n", c.platform);
+    EXPECT_NE(bad.find("workload.training.conv_algorithm"), std::string::npos) << bad;
+    EXPECT_NE(bad.find("cudnn_v4_like"), std::string::npos) << bad;
+}
+
 TEST(training_section, keys_and_hosts_are_checked) {
     cluster c(2);
-    EXPECT_EQ(
-        error_of(k_training + ", polciy: x}\n", c.platform),
-        "t.yaml:2:61: error: workload.training.polciy: unknown training key (did you mean "
-        "'policy'?); expected one of model, model_parameters, batch, workers, aggregator, "
-        "algorithm, policy, bucket, compute, update, forward_time, backward_time, iterations, "
-        "tos, "
-        "broadcast, compression, gradient");
+    EXPECT_EQ(error_of(k_training + ", polciy: x}\n", c.platform),
+              "t.yaml:2:61: error: workload.training.polciy: unknown training key (did you mean "
+              "'policy'?); expected one of model, model_parameters, batch, workers, aggregator, "
+              "algorithm, policy, bucket, compute, update, forward_time, backward_time, "
+              "compute_model, conv_algorithm, workspace_limit, iterations, tos, "
+              "broadcast, compression, gradient");
     EXPECT_EQ(error_of("workload:\n  training: {model: hdc, workers: x}\n", c.platform),
               "t.yaml:2:13: error: workload.training.batch: missing; a training workload needs "
               "model, batch and workers");

@@ -278,6 +278,35 @@ TEST(training_builder, gpu_placement_adds_table_ii_copies) {
     }
 }
 
+// compute_model layer_ops: each layer's forward op carries the layer cost model's forward FLOPs
+// and bytes read + written, its backward op backward-data + backward-filter (paleo.md §3).
+TEST(training_builder, layer_costs_replace_the_zoo_totals) {
+    const models::model m = tiny();
+    training_options o = opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::GPU);
+    o.layer_costs = models::layer_cost_options{"gemm", 4294967296.0};
+    training_builder b(m, o);
+    const auto l = b.worker_ops(0);
+    const auto costs = models::layer_cost_model(*o.layer_costs).costs(m);
+    ASSERT_EQ(costs.size(), m.layers().size());
+    for (std::size_t i = 0; i < costs.size(); ++i) {
+        const op& f = l[index_of(l, "fwd_" + m.layers()[i].name)];
+        EXPECT_EQ(f.flops, costs[i].forward.flops) << f.name;
+        EXPECT_EQ(f.bytes, static_cast<std::uint64_t>(costs[i].forward.bytes())) << f.name;
+        const op& bw = l[index_of(l, "bwd_" + m.layers()[i].name)];
+        const models::op_cost back = costs[i].backward();
+        EXPECT_EQ(bw.flops, back.flops) << bw.name;
+        EXPECT_EQ(bw.bytes, static_cast<std::uint64_t>(back.bytes())) << bw.name;
+    }
+    // The first layer computes no data gradient: its backward op is the filter gradient only.
+    EXPECT_EQ(l[index_of(l, "bwd_" + m.layers()[0].name)].flops, costs[0].backward_filter.flops);
+    // Without the option the zoo's totals stay (today's behaviour).
+    training_builder plain(m,
+                           opts("ring", exchange_policy::AFTER_BACKWARD, compute_placement::GPU));
+    const auto p = plain.worker_ops(0);
+    EXPECT_EQ(p[index_of(p, "fwd_" + m.layers()[0].name)].flops,
+              static_cast<double>(m.layers()[0].forward_flops));
+}
+
 TEST(training_builder, worker_aggregator_after_backward) {
     const models::model m = tiny();
     training_builder b(

@@ -37,8 +37,8 @@ double conv_fc_macs(const model& m) {
 
 TEST(ModelZoo, ListsEveryModel) {
     const auto names = zoo_model_names();
-    for (const char* n :
-         {"alexnet", "alexnet_1tower", "dlrm", "hdc", "mlp", "resnet50", "transformer", "vgg16"}) {
+    for (const char* n : {"alexnet", "alexnet_1tower", "alexnet_v2", "dlrm", "hdc", "inception_v3",
+                          "mlp", "nin", "resnet50", "transformer", "vgg16", "vgg16_slim"}) {
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
     }
 }
@@ -81,6 +81,34 @@ TEST(ModelZoo, AlexNetSingleTowerParameters) {
 
 // Simonyan & Zisserman 2015, configuration D.
 TEST(ModelZoo, Vgg16Parameters) { EXPECT_EQ(load("vgg16").totals().params, 138357544); }
+
+// The PALEO authors' networks (TalwalkarLab/paleo nets/*.json), checked against the sum over
+// those files' filters and biases and against paleo.md's own counts.
+TEST(ModelZoo, PaleoAuthorsNetworksParameters) {
+    // alex_v2.json: conv 11x11x3x64, 5x5x64x192, 3x3x192x384, 3x3x384x384, 3x3x384x256; fc6 a
+    // 5x5x256x4096 conv, fc7 4096x4096, fc8 4096x1000; biases.
+    const i64 alex = (11 * 11 * 3 * 64 + 64) + (5 * 5 * 64 * 192 + 192) + (9 * 192 * 384 + 384) +
+                     (9 * 384 * 384 + 384) + (9 * 384 * 256 + 256) + (25 * 256 * 4096 + 4096) +
+                     (4096 * 4096 + 4096) + (4096 * 1000 + 1000);
+    EXPECT_EQ(load("alexnet_v2").totals().params, alex);
+    // paleo.md §4.3.1: "the one-tower variant of AlexNet has 50 million parameters", read as
+    // [50, 51) million (a count written to two digits, truncated).
+    EXPECT_GE(alex, 50000000);
+    EXPECT_LT(alex, 51000000);
+    // vgg16.json: the same weights as configuration D, fc6 as a 7x7 conv.
+    EXPECT_EQ(load("vgg16_slim").totals().params, 138357544);
+    // nin.json: four mlpconv stages (k x k conv + two 1x1), biases.
+    const i64 nin = (11 * 11 * 3 * 96 + 96) + 2 * (96 * 96 + 96) + (25 * 96 * 256 + 256) +
+                    2 * (256 * 256 + 256) + (9 * 256 * 384 + 384) + 2 * (384 * 384 + 384) +
+                    (9 * 384 * 1024 + 1024) + (1024 * 1024 + 1024) + (1024 * 1000 + 1000);
+    EXPECT_EQ(load("nin").totals().params, nin);
+    // inception_v3.json: no biases (batch norm), logits 2048x1000 + 1000.  paleo.md §4.3.1:
+    // "the Inception model with 23 million parameter", read as [23, 24) million.
+    const i64 inception = load("inception_v3").totals().params;
+    EXPECT_EQ(inception, 23717192);
+    EXPECT_GE(inception, 23000000);
+    EXPECT_LT(inception, 24000000);
+}
 
 // He et al. 2016: conv weights (no bias) + BN gamma/beta + fc 2048*1000+1000.
 TEST(ModelZoo, ResNet50ParametersWithBatchnormGammaBeta) {

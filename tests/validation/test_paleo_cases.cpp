@@ -1,0 +1,110 @@
+// paleo.md §4.2's case studies on configs/papers/paleo, from the PALEO authors' devices, PPPs
+// and nets (nothing fitted): Table 2's one-step times, Table 3's FireCaffe speedups and Fig. 3a's
+// Inception weak scaling.  tools/validate_paleo.py writes the same comparisons into
+// docs/validation.md (section paleo-cases).
+//
+// SystemC elaborates once per process: each configuration runs as its own trainvp process.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_util.h"
+
+namespace trainvp::test {
+namespace {
+
+// The iteration time of configs/papers/paleo/CONFIG.yaml with SETS, in ms.
+double step_ms(const std::string& config, const std::vector<std::string>& sets = {}) {
+    std::string args, tag = config;
+    for (const auto& s : sets) {
+        args += " --set " + s;
+        tag += "_" + s.substr(s.find('=') + 1);
+    }
+    const auto dir = temp_dir("paleo_" + tag);
+    const auto r = run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN +
+                               " run configs/papers/paleo/" + config + ".yaml --quiet --force " +
+                               "--out " + dir.string() + args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto stats = nlohmann::json::parse(read_file(dir / "stats.json"));
+    return stats["blocks"]["iteration"]["stats"]["time"]["value"].get<double>() * 1e-6;
+}
+
+std::vector<std::string> workers(int k, const std::string& extra = "") {
+    std::vector<std::string> s = {"components.node.count=" + std::to_string(k),
+                                  "components.switch.ports=" + std::to_string(k)};
+    if (!extra.empty()) s.push_back(extra);
+    return s;
+}
+
+// NiN on one K20X, batch 256: the authors' model at their device and PPP (GEMM only, so no
+// algorithm choice differs): 5 % of PALEO's 1918 ms (now +0.6 %).  Against FireCaffe's 2275 ms
+// the model is PALEO's, which is -16 % there: 20 % (now -15.2 %).
+TEST(paleo_cases, table2_nin_one_step) {
+    const double t = step_ms("k20x_nin");
+    EXPECT_NEAR(t, 1918.0, 0.05 * 1918.0);
+    EXPECT_NEAR(t, 2275.0, 0.20 * 2275.0);
+}
+
+// Inception v3 on one K40, batch 256, against PALEO's 4269 ms (no measurement published): the
+// convolution algorithms are a stated rule, not cuDNN's answers, on 94 convolutions: 15 % (now
+// -12.3 %).
+TEST(paleo_cases, table2_inception_one_step) {
+    EXPECT_NEAR(step_ms("k40_inception_v3"), 4269.0, 0.15 * 4269.0);
+}
+
+// AlexNet on one K20, batch 128, against Krizhevsky's 418 ms: fc6's backward-data as the
+// authors' alex_v2.json writes it is a quarter of the step: 15 % (now +12.6 %).
+TEST(paleo_cases, table2_alexnet_one_step) {
+    EXPECT_NEAR(step_ms("k20_alexnet"), 418.0, 0.15 * 418.0);
+}
+
+// Table 3: speedup = one K20X's step at batch 256 x (B / 256) / the step of K workers at B / K
+// each.  FireCaffe's 13x and 23x at 32 workers: 5 % (now +0.6 %, +2.3 %); 39x at 128 workers,
+// where PALEO's own estimate is +32 %: 15 % (now +11.6 %).
+TEST(paleo_cases, table3_firecaffe_speedups) {
+    const double one = step_ms("k20x_nin");
+    const double s32 = one / step_ms("firecaffe_nin", workers(32, "workload.training.batch=8"));
+    EXPECT_NEAR(s32, 13.0, 0.05 * 13.0);
+    const double s32b =
+        4 * one / step_ms("firecaffe_nin", workers(32, "workload.training.batch=32"));
+    EXPECT_NEAR(s32b, 23.0, 0.05 * 23.0);
+}
+
+TEST(paleo_cases, table3_firecaffe_speedup_128) {
+    const double one = step_ms("k20x_nin");
+    const double s128 =
+        4 * one / step_ms("firecaffe_nin", workers(128, "workload.training.batch=8"));
+    EXPECT_NEAR(s128, 39.0, 0.15 * 39.0);
+}
+
+// Table 4's data-parallel column (PALEO's own estimate; Krizhevsky's measured hybrid scheme is
+// not modelled): 8 K20s at batch 128 each, tree all-reduce at 6 GB/s.  PALEO's 5.40x has the
+// exchange only; the platform's workers also copy gradients and weights over PCIe, sum and
+// update on the host: 15 % (now -11.1 %).
+TEST(paleo_cases, table4_alexnet_data_parallel_8_gpus) {
+    const double one = step_ms("k20_alexnet");
+    const double s = 8 * one / step_ms("alexnet_data_parallel", workers(8));
+    EXPECT_NEAR(s, 5.40, 0.15 * 5.40);
+}
+
+// Fig. 3a: Murray et al.'s 56x at 100 workers was measured with parameter servers, whose
+// communication paleo.md bounds from below by the butterfly's: the butterfly's speedup must lie
+// between 56x and linear (now 77.4x).
+TEST(paleo_cases, fig3a_inception_100_workers_between_measured_and_linear) {
+    const double one = step_ms("k40_inception_v3");
+    const double s = 100 * one / step_ms("inception_weak", workers(100));
+    EXPECT_GE(s, 56.0);
+    EXPECT_LT(s, 100.0);
+}
+
+// paleo.md §4.2.2: 20 epochs of 1.2 M images at batch 256 on 8 K40s (linear within the host)
+// took 100 h: the one-step time x 93,750 steps, 5 % (now -2.5 %; PALEO's 111 h is +11 %).
+TEST(paleo_cases, inception_twenty_epochs_hours) {
+    const double hours = 1.2e6 * 20 / 256 * step_ms("k40_inception_v3") / 1000 / 3600;
+    EXPECT_NEAR(hours, 100.0, 0.05 * 100.0);
+}
+
+}  // namespace
+}  // namespace trainvp::test
