@@ -5,6 +5,7 @@
 
 #include "kit/registry.h"
 #include "kit/sim_time.h"
+#include "workloads/collectives/collective_registry.h"
 
 namespace trainvp::ip {
 
@@ -45,6 +46,20 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
              {{"hash", fabric::ecmp_rule::HASH}, {"fixed", fabric::ecmp_rule::FIXED}}, "hash",
              "leaf_spine: which spine a flow between leaves crosses: a deterministic hash of "
              "(source, destination, message) or message id mod spines");
+    d.choice_of(
+        "collective", &flow_fabric::m_collective,
+        [] {
+            return collectives::collective_registry::global().names_for(collectives::fabric::HOST);
+        },
+        "ring",
+        "The all-reduce an allreduce op handed over whole runs (workload.training `offload: "
+        "true` with this algorithm): its schedule from workloads/collectives, rank i = "
+        "endpoint i, in the fabric's own loop");
+    d.param("reduce_rate", &flow_fabric::m_reduce_rate, "0GB/s",
+            "Bytes per second an endpoint adds a received block into its own (a collective's "
+            "reduction; 0 = free). A host's memory-bound sum reads two blocks and writes one: "
+            "about its memory bandwidth / 3")
+        .range("0GB/s", "100TB/s");
     d.param("propagation", &flow_fabric::m_propagation, "10ns",
             "Propagation delay of each link (ethernet.link's default: ~2 m of cable)")
         .range("0ns", "1s");
@@ -69,6 +84,10 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
     d.stat("received_bytes", &flow_fabric::m_received_bytes, "B",
            "Per endpoint: payload bytes received");
     d.stat("max_flows", &flow_fabric::m_max_flows, "1", "Most flows in the fabric at once");
+    d.stat("collectives", &flow_fabric::m_collectives_done, "1",
+           "Allreduce ops answered (one per endpoint per collective handed over)");
+    d.stat("collective_flows", &flow_fabric::m_collective_flows, "1",
+           "Messages the collectives handed over sent inside the fabric");
     d.stat("up_utilisation", &flow_fabric::m_up_utilisation, "1",
            "Per endpoint: wire bytes on its uplink / (rate x the run's time)");
     d.stat("down_utilisation", &flow_fabric::m_down_utilisation, "1",
@@ -106,6 +125,15 @@ flow_fabric::flow_fabric(const sc_core::sc_module_name& name, const params& p)
                           std::string("impossible topology: ") + e.what());
     }
     m_engine = std::make_unique<fabric::flow_engine>(m_topo->capacities());
+    const collectives::collective_info* info =
+        collectives::collective_registry::global().find(m_collective);
+    if (info != nullptr && info->needs.aggregator) {
+        const config_node* v = p.find("collective");
+        throw input_error(v ? v->loc() : p.where(), path() + ".collective",
+                          "'" + m_collective +
+                              "' needs an aggregator rank; the fabric runs all-reduces among "
+                              "its endpoints");
+    }
     const std::size_t n = m_endpoints;
     host.init(n);
     notify.init(n);
@@ -125,8 +153,13 @@ void flow_fabric::host_b_transport(int port, tlm::tlm_generic_payload& trans,
                                    sc_core::sc_time& delay) {
     nic_msg_ext* ext = nullptr;
     trans.get_extension(ext);
+    if (ext != nullptr && ext->what == nic_msg_ext::op::ALLREDUCE) {
+        post_allreduce(static_cast<std::uint32_t>(port), *ext, (sim_now() + delay).value());
+        m_step.wake_by(delay);
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
     if (ext == nullptr || ext->what != nic_msg_ext::op::SEND) {
-        // An ALLREDUCE (a hardware collective) has no engine here.
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
     }
@@ -221,19 +254,212 @@ void flow_fabric::finish(std::uint32_t slot, std::uint64_t at_ps) {
     m_free_slots.push_back(slot);
 }
 
-void flow_fabric::step() {
-    const std::uint64_t now = sim_now().value();
-    // Finished flows first (their links free up for what starts now).
-    m_finished.clear();
-    m_engine->advance(static_cast<double>(now), m_finished);
-    for (std::uint64_t slot : m_finished) finish(static_cast<std::uint32_t>(slot), now);
-    while (!m_pending.empty() && m_pending.top().at <= now) {
-        const std::uint32_t slot = m_pending.top().slot;
-        m_pending.pop();
-        start(slot);
+double flow_fabric::run_due(std::uint64_t now) {
+    for (;;) {
+        // Finished flows first (their links free up for what starts now).
+        m_finished.clear();
+        m_engine->advance(static_cast<double>(now), m_finished);
+        for (std::uint64_t tag : m_finished) {
+            if (tag & k_collective_flow) {
+                collective_flow_done(static_cast<std::uint32_t>(tag & ~k_collective_flow), now);
+            } else {
+                finish(static_cast<std::uint32_t>(tag), now);
+            }
+        }
+        bool ran = !m_finished.empty();
+        while (!m_timed.empty() && m_timed.top().at <= now) {
+            const timed t = m_timed.top();
+            m_timed.pop();
+            ran = true;
+            switch (t.kind) {
+                case timed_kind::START:
+                case timed_kind::ROUND_DONE:
+                    begin_round(t.tag, t.rank, now);
+                    break;
+                case timed_kind::ARRIVE:
+                    arrive(t.tag, t.rank, t.key, now);
+                    break;
+            }
+        }
+        while (!m_pending.empty() && m_pending.top().at <= now) {
+            const std::uint32_t slot = m_pending.top().slot;
+            m_pending.pop();
+            start(slot);
+            ran = true;
+        }
+        if (!ran) break;
     }
     double next = m_engine->next_finish();
     if (!m_pending.empty()) next = std::min(next, static_cast<double>(m_pending.top().at));
+    if (!m_timed.empty()) next = std::min(next, static_cast<double>(m_timed.top().at));
+    return next;
+}
+
+void flow_fabric::push_timed(std::uint64_t at, timed_kind k, std::uint32_t tag, std::uint32_t rank,
+                             std::uint64_t key) {
+    m_timed.push({at, m_next_order++, k, tag, rank, key});
+}
+
+void flow_fabric::post_allreduce(std::uint32_t port, const nic_msg_ext& ext, std::uint64_t at_ps) {
+    collective_run& c = m_collectives[ext.tag];
+    if (c.ranks.empty()) {
+        // The schedule, one rank's steps at a time where the collective can give them so.
+        c.bytes = ext.bytes;
+        collectives::collective_args args;
+        args.ranks = static_cast<int>(m_endpoints);
+        args.elements = ext.bytes / 4;
+        const auto& reg = collectives::collective_registry::global();
+        const collectives::collective_info* info = reg.find(m_collective);
+        c.ranks.resize(m_endpoints);
+        collectives::schedule s;
+        try {
+            // A collective that only needs enough ranks gives one rank's steps at a time;
+            // the others go through make(), which checks what they need.
+            const bool per_rank = info != nullptr && info->rank_steps &&
+                                  args.ranks >= info->needs.min_ranks &&
+                                  !info->needs.power_of_two && !info->needs.grid &&
+                                  !info->needs.even_grid && !info->needs.perfect_power;
+            if (per_rank) {
+                for (std::uint32_t r = 0; r < m_endpoints; ++r) {
+                    c.ranks[r].steps = info->rank_steps(args, static_cast<int>(r));
+                }
+            } else {
+                s = reg.make(m_collective, args);
+                for (std::uint32_t r = 0; r < m_endpoints; ++r) {
+                    c.ranks[r].steps = std::move(s.steps[r]);
+                }
+            }
+        } catch (const std::exception& e) {
+            throw sim_error(path() + ": collective '" + m_collective + "' over " +
+                            std::to_string(m_endpoints) + " endpoints: " + e.what());
+        }
+        for (rank_run& r : c.ranks) r.groups = collectives::group_by_round(r.steps);
+    }
+    if (ext.bytes != c.bytes) {
+        throw sim_error(path() + ": allreduce " + std::to_string(ext.tag) + " of " +
+                        std::to_string(ext.bytes) + " B from node " + std::to_string(port) +
+                        ", but another node posted it with " + std::to_string(c.bytes) + " B");
+    }
+    rank_run& r = c.ranks[port];
+    if (r.posted) {
+        throw sim_error(path() + ": node " + std::to_string(port) + " posted allreduce " +
+                        std::to_string(ext.tag) + " twice");
+    }
+    r.posted = true;
+    r.msg_id = ext.msg_id;
+    push_timed(at_ps, timed_kind::START, ext.tag, port, 0);
+}
+
+void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64_t now) {
+    collective_run& c = m_collectives.at(tag);
+    rank_run& r = c.ranks[rank];
+    // Empty steps move nothing (schedule.h); a round of only empty steps is skipped.
+    while (r.group < r.groups.size()) {
+        const collectives::step_group& g = r.groups[r.group++];
+        r.sends_left = r.recvs_left = 0;
+        r.ready = now;
+        r.reduce_bytes = 0;
+        r.waiting.clear();
+        for (std::size_t i = g.begin; i < g.end; ++i) {
+            const collectives::step& st = r.steps[i];
+            if (st.range.count == 0) continue;
+            const auto peer = static_cast<std::uint32_t>(st.peer);
+            const std::uint64_t bytes = st.range.count * 4;
+            if (st.kind == collectives::step_kind::SEND) {
+                std::uint32_t f;
+                if (!m_free_coll_flows.empty()) {
+                    f = m_free_coll_flows.back();
+                    m_free_coll_flows.pop_back();
+                } else {
+                    f = static_cast<std::uint32_t>(m_coll_flows.size());
+                    m_coll_flows.emplace_back();
+                }
+                collective_flow& cf = m_coll_flows[f];
+                cf.tag = tag;
+                cf.src = rank;
+                cf.dst = peer;
+                cf.step_tag = st.tag;
+                cf.wire = transfer_wire(bytes);
+                cf.first_frame_ps =
+                    m_rate.transfer_time(frame_wire(std::min(bytes, frame_payload()))).ps;
+                m_topo->route(rank, peer, (std::uint64_t{tag} << 32) | st.tag, m_route);
+                m_engine->add(k_collective_flow | f, static_cast<double>(cf.wire), m_route);
+                ++r.sends_left;
+                ++m_collective_flows;
+                continue;
+            }
+            if (st.kind == collectives::step_kind::RECV_REDUCE) r.reduce_bytes += bytes;
+            const std::uint64_t key = (std::uint64_t{peer} << 32) | st.tag;
+            auto e = r.early.find(key);
+            if (e != r.early.end()) {
+                r.ready = std::max(r.ready, e->second);
+                r.early.erase(e);
+            } else {
+                ++r.recvs_left;
+                r.waiting.push_back(key);
+            }
+        }
+        if (r.sends_left > 0 || r.recvs_left > 0 || r.reduce_bytes > 0) break;
+    }
+    if (r.sends_left == 0 && r.recvs_left == 0 && r.reduce_bytes == 0 &&
+        r.group == r.groups.size()) {
+        // Done: the host's op completes.
+        r.done = true;
+        nic_msg_ext done;
+        done.what = nic_msg_ext::op::SEND_DONE;
+        done.msg_id = r.msg_id;
+        done.tag = tag;
+        done.bytes = c.bytes;
+        ++m_collectives_done;
+        const std::uint32_t msg_rank = rank;
+        if (++c.finished == c.ranks.size()) m_collectives.erase(tag);
+        notify_host(msg_rank, done, now);
+        return;
+    }
+    m_max_flows.set(std::max(m_max_flows.value(), static_cast<double>(m_engine->active())));
+    round_may_end(tag, rank, now);
+}
+
+void flow_fabric::round_may_end(std::uint32_t tag, std::uint32_t rank, std::uint64_t now) {
+    rank_run& r = m_collectives.at(tag).ranks[rank];
+    if (r.sends_left > 0 || r.recvs_left > 0) return;
+    // Every block of the round is in: add them (reduce_rate), then the next round.
+    std::uint64_t end = std::max(now, r.ready);
+    if (m_reduce_rate.bytes_per_s > 0.0) end += m_reduce_rate.transfer_time(r.reduce_bytes).ps;
+    r.reduce_bytes = 0;
+    push_timed(end, timed_kind::ROUND_DONE, tag, rank, 0);
+}
+
+void flow_fabric::collective_flow_done(std::uint32_t index, std::uint64_t now) {
+    const collective_flow cf = m_coll_flows[index];
+    m_free_coll_flows.push_back(index);
+    const std::uint64_t sw = m_topo->switches(cf.src, cf.dst);
+    const std::uint64_t tail = m_topo->latency_ps(cf.src, cf.dst) + sw * cf.first_frame_ps;
+    push_timed(now + tail, timed_kind::ARRIVE, cf.tag, cf.dst,
+               (std::uint64_t{cf.src} << 32) | cf.step_tag);
+    m_wire_bytes += cf.wire;
+    rank_run& s = m_collectives.at(cf.tag).ranks[cf.src];
+    --s.sends_left;
+    round_may_end(cf.tag, cf.src, now);
+}
+
+void flow_fabric::arrive(std::uint32_t tag, std::uint32_t rank, std::uint64_t key,
+                         std::uint64_t now) {
+    rank_run& r = m_collectives.at(tag).ranks[rank];
+    auto w = std::find(r.waiting.begin(), r.waiting.end(), key);
+    if (w == r.waiting.end()) {
+        r.early.emplace(key, now);  // for a later round
+        return;
+    }
+    r.waiting.erase(w);
+    r.ready = std::max(r.ready, now);
+    --r.recvs_left;
+    round_may_end(tag, rank, now);
+}
+
+void flow_fabric::step() {
+    const std::uint64_t now = sim_now().value();
+    const double next = run_due(now);
     if (std::isinf(next)) {
         m_step.park();
         return;
@@ -245,9 +471,17 @@ void flow_fabric::step() {
 }
 
 std::string flow_fabric::pending_work() const {
-    if (m_engine->active() == 0 && m_pending.empty()) return {};
-    return std::to_string(m_engine->active()) + " flow(s) in the fabric, " +
-           std::to_string(m_pending.size()) + " message(s) waiting to start";
+    if (m_engine->active() == 0 && m_pending.empty() && m_collectives.empty()) return {};
+    std::string w = std::to_string(m_engine->active()) + " flow(s) in the fabric, " +
+                    std::to_string(m_pending.size()) + " message(s) waiting to start";
+    for (const auto& [tag, c] : m_collectives) {
+        std::uint32_t posted = 0;
+        for (const rank_run& r : c.ranks) posted += r.posted ? 1 : 0;
+        w += "; allreduce " + std::to_string(tag) + ": " + std::to_string(posted) + " of " +
+             std::to_string(c.ranks.size()) + " endpoints posted, " + std::to_string(c.finished) +
+             " done";
+    }
+    return w;
 }
 
 void flow_fabric::end_of_run() {
@@ -266,7 +500,8 @@ void flow_fabric::end_of_run() {
 }
 
 void flow_fabric::audit(audit_log& log) const {
-    log.check(path(), "no flow left in the fabric", m_engine->active() == 0 && m_pending.empty(),
+    log.check(path(), "no flow left in the fabric",
+              m_engine->active() == 0 && m_pending.empty() && m_collectives.empty(),
               pending_work());
 }
 

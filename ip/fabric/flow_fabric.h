@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -21,10 +23,12 @@
 #include "ip/ethernet/framing.h"
 #include "ip/ethernet/packet_ext.h"
 #include "kit/ip_module.h"
+#include "workloads/collectives/schedule.h"
+#include "workloads/drivers/nic_capabilities.h"
 
 namespace trainvp::ip {
 
-class flow_fabric : public ip_module, public framing {
+class flow_fabric : public ip_module, public framing, public nic_capabilities {
 public:
     sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<flow_fabric>> host{"host"};
     sc_core::sc_vector<tlm_utils::simple_initiator_socket<flow_fabric>> notify{"notify"};
@@ -32,6 +36,13 @@ public:
     flow_fabric(const sc_core::sc_module_name& name, const params& p);
     ~flow_fabric() override;
     static void declare(type_decl<flow_fabric>& d);
+
+    // An allreduce op handed over whole runs `collective` here (the training section checks
+    // that its algorithm is this one).
+    bool runs_collective(const std::string& algorithm) const override {
+        return algorithm == m_collective;
+    }
+    std::string collective() const { return m_collective; }
 
     std::string pending_work() const override;
     void end_of_run() override;
@@ -63,6 +74,52 @@ private:
     void finish(std::uint32_t slot, std::uint64_t at_ps);
     void notify_host(std::uint32_t port, nic_msg_ext& ext, std::uint64_t at_ps);
 
+    // Collectives handed over whole (ALLREDUCE ops): every endpoint posts one per bucket (the
+    // op's tag); the fabric runs `collective`'s schedule with rank i = endpoint i, each rank
+    // entering its next round when its sends have left and its receives have arrived (and been
+    // added, at reduce_rate), and answers each host's op with SEND_DONE when its rank is done.
+    struct rank_run {
+        bool posted = false;
+        bool done = false;
+        std::uint64_t msg_id = 0;
+        std::size_t group = 0;  // its next round group
+        std::uint32_t sends_left = 0, recvs_left = 0;
+        std::uint64_t ready = 0;         // ps: the round's last arrival
+        std::uint64_t reduce_bytes = 0;  // the round's bytes to add
+        std::vector<collectives::step> steps;
+        std::vector<collectives::step_group> groups;
+        std::vector<std::uint64_t> waiting;                      // the round's receive keys
+        std::unordered_map<std::uint64_t, std::uint64_t> early;  // key -> ps, arrived before
+    };
+    struct collective_run {
+        std::uint64_t bytes = 0;
+        std::vector<rank_run> ranks;
+        std::uint32_t finished = 0;
+    };
+    struct collective_flow {
+        std::uint32_t tag = 0, src = 0, dst = 0, step_tag = 0;
+        std::uint64_t wire = 0, first_frame_ps = 0;
+    };
+    enum class timed_kind { START, ARRIVE, ROUND_DONE };
+    struct timed {
+        std::uint64_t at, order;
+        timed_kind kind;
+        std::uint32_t tag, rank;
+        std::uint64_t key;
+        bool operator>(const timed& o) const { return at != o.at ? at > o.at : order > o.order; }
+    };
+    static constexpr std::uint64_t k_collective_flow = std::uint64_t{1} << 63;
+
+    void post_allreduce(std::uint32_t port, const nic_msg_ext& ext, std::uint64_t at_ps);
+    void begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64_t now);
+    void round_may_end(std::uint32_t tag, std::uint32_t rank, std::uint64_t now);
+    void collective_flow_done(std::uint32_t index, std::uint64_t now);
+    void arrive(std::uint32_t tag, std::uint32_t rank, std::uint64_t key, std::uint64_t now);
+    void push_timed(std::uint64_t at, timed_kind k, std::uint32_t tag, std::uint32_t rank,
+                    std::uint64_t key);
+    // Runs what is due at `now` until nothing is; returns the next time anything is due.
+    double run_due(std::uint64_t now);
+
     // Params.
     fabric::topology_kind m_kind = fabric::topology_kind::SINGLE_SWITCH;
     std::uint64_t m_endpoints = 0;
@@ -73,6 +130,8 @@ private:
     units::duration m_propagation;
     units::duration m_switch_latency;
     fabric::ecmp_rule m_ecmp = fabric::ecmp_rule::HASH;
+    std::string m_collective;
+    units::bandwidth m_reduce_rate;
 
     std::unique_ptr<fabric::fabric_topology> m_topo;
     std::unique_ptr<fabric::flow_engine> m_engine;
@@ -85,9 +144,13 @@ private:
     std::vector<std::uint64_t> m_finished;  // scratch
     std::vector<int> m_route;               // scratch
     tlm::tlm_generic_payload m_notify_trans;
+    std::map<std::uint32_t, collective_run> m_collectives;  // by the op's tag
+    std::vector<collective_flow> m_coll_flows;
+    std::vector<std::uint32_t> m_free_coll_flows;
+    std::priority_queue<timed, std::vector<timed>, std::greater<timed>> m_timed;
 
     // Statistics.
-    counter m_msgs, m_bytes, m_wire_bytes;
+    counter m_msgs, m_bytes, m_wire_bytes, m_collectives_done, m_collective_flows;
     std::vector<counter> m_sent_bytes, m_received_bytes;
     scalar m_max_flows;
     std::vector<scalar> m_up_utilisation, m_down_utilisation;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/tos.h"  // k_tos_compressible: the ToS compression NICs classify by
 
@@ -27,6 +28,12 @@ public:
     virtual double functional_error_bound(std::uint8_t tos) const {
         (void)tos;
         return 0.0;
+    }
+    // Whether the network runs this all-reduce algorithm itself when a host hands it an
+    // allreduce op (fabric.flow with `collective` = algorithm; training `offload: true`).
+    virtual bool runs_collective(const std::string& algorithm) const {
+        (void)algorithm;
+        return false;
     }
 };
 

@@ -97,6 +97,11 @@ void training_section::declare(section_decl<training_section>& d) {
     d.param("compression", &training_section::m_compression, "false",
             "INCEPTIONN's MPI_collective_communication_comp: ToS 0x28 on the gradient messages, "
             "which every worker's and the aggregator's NIC must compress (nic.inceptionn)");
+    d.param("offload", &training_section::m_offload, "false",
+            "Hand each bucket's all-reduce to the network whole: one allreduce op per bucket to "
+            "the host's `nic`, whose block runs `algorithm` itself (fabric.flow with that "
+            "`collective`, issue 26's flow level) instead of the hosts' send, receive and sum "
+            "ops. Timing only (no functional gradient)");
     d.param("gradient", &training_section::m_gradient, "",
             "Functional mode: each worker's starting gradient, a map {distribution: normal, "
             "mean, stddev} (or uniform with low, high; laplace with mean, scale; each with an "
@@ -262,6 +267,38 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
                                   h->nic->path + ", a " + h->nic->type +
                                   " that does not compress it (use nic.inceptionn)");
         }
+    }
+
+    // An offloaded all-reduce needs a network that runs that algorithm itself.
+    if (m_offload) {
+        const config_node* v = t.find("offload");
+        if (!workloads::is_allreduce(o.algorithm)) {
+            throw input_error(v->loc(), key_of("offload"),
+                              "'" + o.algorithm + "' is not an all-reduce the network can run");
+        }
+        if (t.find("gradient") != nullptr) {
+            throw input_error(v->loc(), key_of("offload"),
+                              "an offloaded exchange carries no values: drop `gradient`");
+        }
+        for (const host* h : all) {
+            if (h->nic && h->nic->runs_collective(o.algorithm)) continue;
+            throw input_error(
+                v->loc(), key_of("offload"),
+                h->path + " sends through " +
+                    (h->nic ? h->nic->path + ", a " + h->nic->type : std::string("nothing")) +
+                    " that does not run '" + o.algorithm +
+                    "' itself (use fabric.flow with collective: " + o.algorithm + ")");
+        }
+        for (std::size_t r = 0; r < o.workers.size(); ++r) {
+            if (o.workers[r] == r) continue;
+            throw input_error(v->loc(), key_of("offload"),
+                              "the network runs rank i on its endpoint i: the workers must be "
+                              "nodes 0.." +
+                                  std::to_string(o.workers.size() - 1) + " in order (rank " +
+                                  std::to_string(r) + " is node " + std::to_string(o.workers[r]) +
+                                  ")");
+        }
+        o.offload = true;
     }
 
     // The checks above cover what the builder refuses; anything left is still an input error.

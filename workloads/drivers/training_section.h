@@ -43,6 +43,7 @@ private:
     std::string m_tos;
     collectives::aggregator_return m_broadcast = collectives::aggregator_return::TREE;
     bool m_compression = false;
+    bool m_offload = false;
     config_node m_gradient;
 };
 

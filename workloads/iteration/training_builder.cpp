@@ -85,6 +85,7 @@ training_builder::training_builder(const models::model& m, training_options o)
     : m_model(m), m_options(std::move(o)) {
     const std::string what = "training_builder";
     m_fpga = m_options.algorithm == k_fpga_ring;
+    m_offload = m_fpga || m_options.offload;
     m_none = m_options.algorithm == k_no_exchange;
     if (!m_fpga && !m_none) {
         const auto& reg = collectives::collective_registry::global();
@@ -103,6 +104,10 @@ training_builder::training_builder(const models::model& m, training_options o)
         }
     }
     m_allreduce = is_allreduce(m_options.algorithm);
+    if (m_options.offload && !m_allreduce) {
+        throw std::invalid_argument(what + ": offload runs all-reduces only, not " +
+                                    m_options.algorithm);
+    }
     const bool ring = m_allreduce;
     const bool none = m_none;
     if (m_options.workers.empty()) throw std::invalid_argument(what + ": no workers");
@@ -163,8 +168,9 @@ training_builder::training_builder(const models::model& m, training_options o)
     for (const auto& b : m_buckets) {
         if (none) break;
         const std::uint64_t n = b.bytes / bpv;
-        if (m_fpga) {
-            // The NIC runs the schedule (its FSM); the host only needs one tag per bucket.
+        if (m_offload) {
+            // The NIC runs the schedule (its FSM, or the fabric's loop); the host only needs
+            // one tag per bucket.
             m_schedules.push_back(collectives::schedule{});
         } else if (m_collective->rank_steps) {
             // Every rank's steps are made when its list is (rank_steps): a 1024-rank ring's
@@ -225,7 +231,8 @@ training_builder::training_builder(const models::model& m, training_options o)
 }
 
 bool training_builder::generates_steps(std::size_t k) const {
-    return m_collective != nullptr && m_collective->rank_steps && m_schedules[k].steps.empty();
+    return !m_offload && m_collective != nullptr && m_collective->rank_steps &&
+           m_schedules[k].steps.empty();
 }
 
 std::vector<collectives::step> training_builder::rank_steps(std::size_t k, std::size_t rank) const {
@@ -274,7 +281,7 @@ std::vector<op> training_builder::build_iteration(
     std::vector<std::vector<std::size_t>>& weights_ready, bool names) const {
     const auto& layers = m_model.layers();
     const std::size_t n = layers.size();
-    const bool fpga = m_fpga;
+    const bool fpga = m_offload;
     const bool ring = m_allreduce;
     const bool none = m_none;
     const bool gpu = m_options.compute == compute_placement::GPU;

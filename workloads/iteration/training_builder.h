@@ -69,6 +69,9 @@ struct training_options {
     // when compute is GPU: CPU (the update on the host, then the weights to the GPU) or GPU
     // (the reduced gradients to the GPU, then the update as a kernel there).  A
     // worker-aggregator's aggregator always updates on its host.
+    // The exchange is handed to the network whole: one ALLREDUCE op per bucket to the host's
+    // `nic`, which runs `algorithm` itself (fabric.flow).  fpga_ring always is.
+    bool offload = false;
     compute_placement update = compute_placement::CPU;
     // Measured phase times per iteration (inceptionn.md Table II's forward and backward rows):
     // when set, the phase is DELAY ops of these times split across layers by their FLOPs.
@@ -138,6 +141,7 @@ private:
     // The registry's entry for the algorithm; null for fpga_ring and none.
     const collectives::collective_info* m_collective = nullptr;
     bool m_fpga = false;      // fpga_ring
+    bool m_offload = false;   // fpga_ring, or `offload`: one ALLREDUCE op per bucket
     bool m_none = false;      // no exchange
     bool m_allreduce = true;  // is_allreduce(algorithm)
     // Per bucket, the same every iteration (a ring's without steps: generates_steps).

@@ -25,7 +25,8 @@ double stat(const nlohmann::json& j, const std::string& block, const std::string
 
 // `n` hosts on a fabric.flow single switch at 10 Gb/s (1500 B MTU: 1460 B of payload and 78 B
 // of headers, FCS, preamble and gap per frame; 10 ns links, 1 us switch), and their ops.
-std::string hosts(int n, const std::string& ops, const std::string& granularity = "flow") {
+std::string hosts(int n, const std::string& ops, const std::string& granularity = "flow",
+                  const std::string& fabric_extra = "") {
     return "simulation: {granularity: " + granularity + R"(}
 templates:
   node:
@@ -38,7 +39,7 @@ components:
   node: {template: node, count: )" +
            std::to_string(n) + R"(}
   fabric: {type: fabric.flow, endpoints: )" +
-           std::to_string(n) + R"(, rate: 10Gb/s}
+           std::to_string(n) + ", rate: 10Gb/s" + fabric_extra + R"(}
 connections:
   - node[*].host.nic -> fabric.host[*]
   - fabric.notify[*] -> node[*].host.nic_notify
@@ -77,6 +78,25 @@ TEST(flow_fabric, incast_shares_the_downlink) {
         EXPECT_NEAR(stat(j, h, "completion_time"), 3 * each_ns, 0.01) << h;
     }
     EXPECT_NEAR(stat(j, "node[3].host", "completion_time"), 3 * each_ns + 1020.0 + 1230.4, 0.01);
+}
+
+// An all-reduce handed over whole (allreduce ops): the fabric runs the ring itself.  4 ranks,
+// 4 MiB: 2 x 3 steps of 1 MiB blocks one after another on every rank, each 883,726.4 ns of
+// wire (above) + 2250.4 ns to arrive (route and one frame), and the 3 reduce-scatter steps add
+// their block at 10 GB/s (104,857.6 ns): 6 x 885,976.8 + 3 x 104,857.6 = 5,630,433.6 ns.
+TEST(flow_fabric, ring_allreduce_handed_over_whole) {
+    std::string ops;
+    for (int i = 0; i < 4; ++i) {
+        ops += "    node[" + std::to_string(i) +
+               "].host: [{op: allreduce, bytes: 4MiB, address: 0, tag: 7}]\n";
+    }
+    const auto j = run_stats(hosts(4, ops, "flow", ", collective: ring, reduce_rate: 10GB/s"));
+    for (int i = 0; i < 4; ++i) {
+        const std::string h = "node[" + std::to_string(i) + "].host";
+        EXPECT_NEAR(stat(j, h, "completion_time"), 5630433.6, 0.01) << h;
+    }
+    EXPECT_EQ(stat(j, "fabric", "collectives"), 4.0);
+    EXPECT_EQ(stat(j, "fabric", "collective_flows"), 4.0 * 6);
 }
 
 TEST(flow_fabric, needs_the_flow_granularity) {
