@@ -36,6 +36,17 @@ public:
         std::string l3l4_header = "40B";
         std::string l3l4_note = "IPv4 20 B (RFC 791) + TCP 20 B (RFC 793)";
         std::string min_wire_note;
+
+        // A NIC's frames: IP/TCP in standard 1500 B frames by default, jumbo frames up to
+        // 9216 B (nic.basic, nic.inceptionn, fabric.flow).
+        static spec tcp_nic() {
+            spec s;
+            s.mtu = "1500B";
+            s.mtu_min = "576B";
+            s.mtu_max = "9216B";
+            s.mtu_note = "the IP MTU of an IEEE 802.3 standard frame";
+            return s;
+        }
     };
 
     // Declares mtu (unless spec.mtu is empty), l3l4_header, l2_overhead and min_wire on a block

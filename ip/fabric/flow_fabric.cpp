@@ -67,12 +67,7 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
             "Port-to-port latency of each switch (ethernet.switch's default `latency`, a "
             "typical 10 GbE store-and-forward switch)")
         .range("0ns", "1ms");
-    framing::spec frames;
-    frames.mtu = "1500B";
-    frames.mtu_min = "576B";
-    frames.mtu_max = "9216B";
-    frames.mtu_note = "the IP MTU of an IEEE 802.3 standard frame";
-    framing::declare(d, frames);
+    framing::declare(d, framing::spec::tcp_nic());
     d.target("host", &flow_fabric::host, "nic", "Node i's SEND requests (its host's `nic`)");
     d.initiator("notify", &flow_fabric::notify, "nic",
                 "Node i's notifications: SEND_DONE and RECEIVED (its host's `nic_notify`)");

@@ -224,12 +224,7 @@ void nic_base::declare_common(type_decl<T>& d) {
             "NIC's own limit: a software stack that cannot feed it faster is host.cpu's "
             "stack.send_rate, which paces each message (nic_msg_ext pace)")
         .range("0.001", "1");
-    framing::spec frames;
-    frames.mtu = "1500B";
-    frames.mtu_min = "576B";
-    frames.mtu_max = "9216B";
-    frames.mtu_note = "the IP MTU of an IEEE 802.3 standard frame";
-    framing::declare(d, frames);
+    framing::declare(d, framing::spec::tcp_nic());
     d.param("message_cost", &nic_base::m_message_cost, "0ns",
             "Driver cost per message before its first DMA (calibration; 0 = not modelled)");
     d.param("tx_frame_cost", &nic_base::m_tx_frame_cost, "0ns",

@@ -399,23 +399,27 @@ std::vector<op> training_builder::build_iteration(
         }
 
         std::vector<std::vector<std::size_t>> done(m_buckets.size());
+        // The update as one GPU kernel of update's FLOPs and memory passes (ops::work_flops,
+        // ops::memory_traffic), after `after`.
+        auto gpu_update = [&](std::size_t k, std::vector<std::size_t> after) {
+            op u;
+            u.name = prefix + "update_" + m_buckets[k].name;
+            u.kind = op_kind::UPDATE;
+            u.bytes = m_buckets[k].bytes;
+            op g;
+            g.name = u.name;
+            g.kind = op_kind::GPU_COMPUTE;
+            g.unit = op_unit::GPU;
+            g.phase = ops::op_phase::UPDATE;
+            g.flops = ops::work_flops(u);
+            g.bytes = ops::memory_bytes(u);
+            weights_ready[k] = {push(with_after(g, std::move(after)))};
+        };
         auto emit_update = [&](std::size_t k) {
             std::vector<std::size_t> ready = done[k];
             if (none && gpu) {
-                // A lone GPU updates its weights in place: one kernel of update's FLOPs and
-                // memory passes (ops::work_flops, ops::memory_traffic), no copies.
-                op u;
-                u.name = prefix + "update_" + m_buckets[k].name;
-                u.kind = op_kind::UPDATE;
-                u.bytes = m_buckets[k].bytes;
-                op g;
-                g.name = u.name;
-                g.kind = op_kind::GPU_COMPUTE;
-                g.unit = op_unit::GPU;
-                g.phase = ops::op_phase::UPDATE;
-                g.flops = ops::work_flops(u);
-                g.bytes = ops::memory_bytes(u);
-                weights_ready[k] = {push(with_after(g, done[k]))};
+                // A lone GPU updates its weights in place, no copies.
+                gpu_update(k, done[k]);
                 return;
             }
             if (ring && gpu && m_options.update == compute_placement::GPU) {
@@ -428,19 +432,7 @@ std::vector<op> training_builder::build_iteration(
                 c.unit = op_unit::COPY;
                 c.bytes = m_buckets[k].bytes;
                 c.address = weight_address(k);
-                const std::size_t copied = push(with_after(c, done[k]));
-                op u;
-                u.name = prefix + "update_" + m_buckets[k].name;
-                u.kind = op_kind::UPDATE;
-                u.bytes = m_buckets[k].bytes;
-                op g;
-                g.name = u.name;
-                g.kind = op_kind::GPU_COMPUTE;
-                g.unit = op_unit::GPU;
-                g.phase = ops::op_phase::UPDATE;
-                g.flops = ops::work_flops(u);
-                g.bytes = ops::memory_bytes(u);
-                weights_ready[k] = {push(with_after(g, {copied}))};
+                gpu_update(k, {push(with_after(c, done[k]))});
                 return;
             }
             if (ring || none) {
