@@ -385,10 +385,12 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
             }
             if (st.kind == collectives::step_kind::RECV_REDUCE) r.reduce_bytes += bytes;
             const std::uint64_t key = (std::uint64_t{peer} << 32) | st.tag;
-            auto e = r.early.find(key);
+            auto e = std::find_if(r.early.begin(), r.early.end(),
+                                  [key](const auto& a) { return a.first == key; });
             if (e != r.early.end()) {
                 r.ready = std::max(r.ready, e->second);
-                r.early.erase(e);
+                *e = r.early.back();
+                r.early.pop_back();
             } else {
                 ++r.recvs_left;
                 r.waiting.push_back(key);
@@ -443,7 +445,7 @@ void flow_fabric::arrive(std::uint32_t tag, std::uint32_t rank, std::uint64_t ke
     rank_run& r = m_collectives.at(tag).ranks[rank];
     auto w = std::find(r.waiting.begin(), r.waiting.end(), key);
     if (w == r.waiting.end()) {
-        r.early.emplace(key, now);  // for a later round
+        r.early.emplace_back(key, now);  // for a later round
         return;
     }
     r.waiting.erase(w);

@@ -11,7 +11,7 @@
 #include <memory>
 #include <queue>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -88,8 +88,10 @@ private:
         std::uint64_t reduce_bytes = 0;  // the round's bytes to add
         std::vector<collectives::step> steps;
         std::vector<collectives::step_group> groups;
-        std::vector<std::uint64_t> waiting;                      // the round's receive keys
-        std::unordered_map<std::uint64_t, std::uint64_t> early;  // key -> ps, arrived before
+        std::vector<std::uint64_t> waiting;  // the round's receive keys
+        // Messages that arrived before their round (key, ps): a few at most (a neighbour one
+        // round ahead), so a vector searched in place, not a map allocating per message.
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> early;
     };
     struct collective_run {
         std::uint64_t bytes = 0;
