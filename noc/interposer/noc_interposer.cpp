@@ -7,6 +7,7 @@
 #include "noc/collective/aries_ring_plan.h"
 #include "noc/collective/aries_tree_plan.h"
 #include "noc/energy/noc_energy.h"
+#include "noc/energy/noc_inventory.h"
 #include "noc/topology/dependency_check.h"
 
 namespace trainvp::noc {
@@ -84,8 +85,10 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "by a plan (aries.md §III-B, §IV)",
             bypass_params::declare);
     d.group("energy", &noc_interposer::m_energy,
-            "Dynamic energy per event (aries.md gives none: assumptions of the order of DSENT "
-            "45 nm and on-chip wires, stated in each key)",
+            "Dynamic energy per event and static power per component (aries.md gives none: "
+            "assumptions of the order of DSENT 45 nm, on-chip wires and aries.md §V-D's router "
+            "areas times a leakage density, stated in each key); energy = dynamic + static "
+            "power x execution time",
             energy_params::declare);
     d.choice("granularity", &noc_interposer::m_granularity,
              {{"flit", granularity::FLIT}, {"message", granularity::MESSAGE}}, "flit",
@@ -125,7 +128,19 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
     d.stat("allocation_energy", &noc_interposer::m_e_alloc, "pJ",
            "VC and switch allocation energy");
     d.stat("link_energy", &noc_interposer::m_e_link_total, "pJ", "Interposer link energy");
-    d.headline("energy", &noc_interposer::m_e_total, "pJ", "NoC dynamic energy of the run");
+    d.stat("bypass_energy", &noc_interposer::m_e_mux, "pJ",
+           "ARIES: input-port mux and segment switch energy");
+    d.stat("dynamic_energy", &noc_interposer::m_e_dynamic, "pJ",
+           "Buffers + crossbar + allocation + links + ARIES muxes and segment switches");
+    d.stat("static_power", &noc_interposer::m_static_power, "mW",
+           "Leakage of routers, ports, crosspoints, buffer slots, links per mm, ARIES muxes "
+           "and segment switches (energy.*_static)");
+    d.stat("static_energy", &noc_interposer::m_e_static, "pJ", "static_power x energy_time");
+    d.stat("energy_time", &noc_interposer::m_energy_time, "ns",
+           "Execution time the static power is charged for: the all-reduce (collective_time), "
+           "the training iteration (iteration_time), or the cycles simulated");
+    d.headline("energy", &noc_interposer::m_e_total, "pJ",
+               "NoC energy of the run: dynamic_energy + static_energy");
     d.headline("collective_time", &noc_interposer::m_coll_time, "ns",
                "Time from the start to the last delivery of the all-reduce");
     d.headline("collective_throughput", &noc_interposer::m_coll_throughput, "B/s",
@@ -486,12 +501,26 @@ void noc_interposer::end_of_run() {
         m_buckets_stat.set(static_cast<double>(it.buckets().size()));
         m_pe_util.set(m_chiplets->pe_utilisation());
     }
+    // Static power leaks for the execution time: the all-reduce, the training iteration, or
+    // the cycles simulated (synthetic traffic).
+    std::uint64_t end_cycle = net.now();
+    if (m_allreduce) end_cycle = m_allreduce->finish_cycle();
+    if (m_chiplets) end_cycle = m_chiplets->iteration().iteration_end();
+    const double time_ns = static_cast<double>(end_cycle * m_cycle_ps) / 1000.0;
+    const noc_inventory inv = noc_inventory::of(*m_topo, static_cast<int>(m_router.vcs),
+                                                static_cast<int>(m_router.vc_buffers), m_pitch.mm);
     const energy_totals e =
-        energy_totals::of(c, m_energy, m_pitch.mm, static_cast<double>(m_flit_size.bytes) * 8);
+        energy_totals::of(c, m_energy, m_pitch.mm, static_cast<double>(m_flit_size.bytes) * 8,
+                          m_topo->kind() == topology_kind::ARIES, inv, time_ns);
     m_e_buffer.set(e.buffer_pj);
     m_e_crossbar.set(e.crossbar_pj);
     m_e_alloc.set(e.allocation_pj);
     m_e_link_total.set(e.link_pj);
+    m_e_mux.set(e.mux_pj + e.segment_switch_pj);
+    m_e_dynamic.set(e.dynamic_pj());
+    m_static_power.set(e.static_mw);
+    m_e_static.set(e.static_pj);
+    m_energy_time.set(time_ns);
     m_e_total.set(e.total_pj());
     for (std::size_t r = 0; r < m_router_flits.size(); ++r) m_router_flits[r] += net.forwarded()[r];
 }

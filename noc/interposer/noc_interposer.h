@@ -92,6 +92,7 @@ private:
     counter m_created, m_delivered, m_flits, m_flit_hops, m_unfinished;
     counter m_buffer_writes, m_buffer_reads, m_crossbar, m_va, m_sa;
     scalar m_e_buffer, m_e_crossbar, m_e_alloc, m_e_link_total, m_e_total;
+    scalar m_e_mux, m_e_dynamic, m_static_power, m_e_static, m_energy_time;
     std::vector<counter> m_router_flits;
     scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used, m_segments;
     scalar m_iter_time, m_compute_time, m_forward_time, m_comm_time, m_exposed, m_grad_bytes;

@@ -78,6 +78,9 @@ std::uint32_t message_timing::add(std::uint32_t id, int src, int dst, std::uint6
         counts.flit_hops += f;
         const noc_channel& ch = m_topo.channels()[ci];
         counts.link_flit_pitches += static_cast<double>(f) * ch.length;
+        if (ch.kind == channel_kind::BYPASS_X || ch.kind == channel_kind::BYPASS_Y) {
+            counts.bypass_flit_hops += f;
+        }
         router = ch.dst;
         if (++hops > static_cast<std::uint32_t>(channels)) {
             throw std::logic_error("message_timing: the route table loops");

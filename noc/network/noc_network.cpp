@@ -146,6 +146,8 @@ std::uint32_t noc_network::send(int router, int out_port, int vc, const noc_flit
     const link_timing& t = m_timing[static_cast<std::size_t>(c)];
     ++m_counts.flit_hops;
     m_counts.link_flit_pitches += ch.length;
+    m_counts.bypass_flit_hops +=
+        ch.kind == channel_kind::BYPASS_X || ch.kind == channel_kind::BYPASS_Y ? 1 : 0;
     ++m_forwarded[static_cast<std::size_t>(router)];
     ++m_channel_flits[static_cast<std::size_t>(c)];
     if (f.seq == 0) ++m_packets[f.packet].hops;

@@ -42,8 +42,9 @@ struct network_config {
 struct network_counts {
     std::uint64_t buffer_writes = 0, buffer_reads = 0, crossbar = 0;
     std::uint64_t vc_allocations = 0, switch_allocations = 0;
-    std::uint64_t flit_hops = 0;   // router-to-router link traversals
-    double link_flit_pitches = 0;  // sum over link traversals of the link's length
+    std::uint64_t flit_hops = 0;         // router-to-router link traversals
+    double link_flit_pitches = 0;        // sum over link traversals of the link's length
+    std::uint64_t bypass_flit_hops = 0;  // of flit_hops, those on ARIES bypass segments
     std::uint64_t packets_delivered = 0, flits_delivered = 0, packets_created = 0;
 };
 
