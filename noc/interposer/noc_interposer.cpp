@@ -412,7 +412,7 @@ void noc_interposer::run() {
     }
     if (m_chiplets) {
         // The backward pass may end after the last all-reduce.
-        const sc_core::sc_time at = ps_time(m_chiplets->iteration().iteration_end() * m_cycle_ps);
+        const sc_core::sc_time at = ps_time(m_chiplets->run_end() * m_cycle_ps);
         if (at > sim_now()) wait(at - sim_now());
     }
     while (m_experiment) {
@@ -486,32 +486,49 @@ void noc_interposer::end_of_run() {
         m_coll_rounds.set(static_cast<double>(m_allreduce->rounds()));
     }
     if (m_chiplets) {
-        const training_traffic& it = m_chiplets->iteration();
         const double ns = static_cast<double>(m_cycle_ps) / 1000.0;
-        const auto iter = static_cast<double>(it.iteration_end()) * ns;
-        const auto compute = static_cast<double>(it.compute_end()) * ns;
+        const auto iter = static_cast<double>(m_chiplets->iteration_cycles()) * ns;
+        const auto compute = static_cast<double>(m_chiplets->compute_cycles()) * ns;
         m_iter_time.set(iter);
         m_compute_time.set(compute);
         m_forward_time.set(m_chiplets->forward_ns());
-        m_comm_time.set(static_cast<double>(it.communication_cycles()) * ns);
+        m_comm_time.set(static_cast<double>(m_chiplets->communication_cycles()) * ns);
         m_exposed.set(iter - compute);
         std::uint64_t bytes = 0;
-        for (const auto& b : it.buckets()) bytes += b.bytes;
+        for (const auto& b : m_chiplets->buckets()) bytes += b.bytes;
         m_grad_bytes.set(static_cast<double>(bytes));
-        m_buckets_stat.set(static_cast<double>(it.buckets().size()));
+        m_buckets_stat.set(static_cast<double>(m_chiplets->buckets().size()));
         m_pe_util.set(m_chiplets->pe_utilisation());
     }
     // Static power leaks for the execution time: the all-reduce, the training iteration, or
     // the cycles simulated (synthetic traffic).
+    // With several pipelined iterations, energy is per iteration: the event counts divided by
+    // the iterations, static power over the steady-state iteration.
     std::uint64_t end_cycle = net.now();
+    double per_run = 1;
     if (m_allreduce) end_cycle = m_allreduce->finish_cycle();
-    if (m_chiplets) end_cycle = m_chiplets->iteration().iteration_end();
+    if (m_chiplets) {
+        end_cycle = m_chiplets->iteration_cycles();
+        per_run = static_cast<double>(m_chiplets->iterations());
+    }
     const double time_ns = static_cast<double>(end_cycle * m_cycle_ps) / 1000.0;
     const noc_inventory inv = noc_inventory::of(*m_topo, static_cast<int>(m_router.vcs),
                                                 static_cast<int>(m_router.vc_buffers), m_pitch.mm);
-    const energy_totals e =
-        energy_totals::of(c, m_energy, m_pitch.mm, static_cast<double>(m_flit_size.bytes) * 8,
-                          m_topo->kind() == topology_kind::ARIES, inv, time_ns);
+    network_counts per_iteration = c;
+    if (per_run > 1) {
+        const auto n = static_cast<std::uint64_t>(per_run);
+        per_iteration.buffer_writes /= n;
+        per_iteration.buffer_reads /= n;
+        per_iteration.crossbar /= n;
+        per_iteration.vc_allocations /= n;
+        per_iteration.switch_allocations /= n;
+        per_iteration.flit_hops /= n;
+        per_iteration.bypass_flit_hops /= n;
+        per_iteration.link_flit_pitches /= per_run;
+    }
+    const energy_totals e = energy_totals::of(per_iteration, m_energy, m_pitch.mm,
+                                              static_cast<double>(m_flit_size.bytes) * 8,
+                                              m_topo->kind() == topology_kind::ARIES, inv, time_ns);
     m_e_buffer.set(e.buffer_pj);
     m_e_crossbar.set(e.crossbar_pj);
     m_e_alloc.set(e.allocation_pj);
