@@ -9,6 +9,7 @@
 #include "noc/energy/noc_energy.h"
 #include "noc/energy/noc_inventory.h"
 #include "noc/topology/dependency_check.h"
+#include "noc/topology/equal_cost.h"
 
 namespace trainvp::noc {
 
@@ -90,6 +91,17 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "areas times a leakage density, stated in each key); energy = dynamic + static "
             "power x execution time",
             energy_params::declare);
+    d.choice("cost_basis", &noc_interposer::m_cost_basis,
+             {{"equal_width", cost_basis::EQUAL_WIDTH},
+              {"equal_bisection", cost_basis::EQUAL_BISECTION}},
+             "equal_width",
+             "What is held equal across topologies. equal_width: every channel has "
+             "link_bandwidth (GARNET's topologies share one link width; aries.md states no "
+             "equal-cost rule). equal_bisection: each channel gets link_bandwidth x (a mesh's "
+             "bisection channels / this topology's), the basis of Kim, Balfour and Dally's "
+             "flattened-butterfly comparison (MICRO 2007, aries.md [35]): torus 1/2, flattened "
+             "butterfly 4/k^2 (its radix stays 2k - 1), ARIES 1/3 (its two bypass tracks per row "
+             "are wires too) (noc/topology/equal_cost.h)");
     d.choice("granularity", &noc_interposer::m_granularity,
              {{"flit", granularity::FLIT}, {"message", granularity::MESSAGE}}, "flit",
              "flit: cycle-exact routers moving every flit (detail); message: a collective's "
@@ -166,6 +178,11 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
     d.stat("pe_utilisation", &noc_interposer::m_pe_util, "1",
            "training: GEMM multiply-adds / (compute cycles x peak multiply-adds per "
            "cycle) over the iteration");
+    d.stat("bisection_channels", &noc_interposer::m_bisection, "1",
+           "Unidirectional channels across the middle vertical cut, one direction (ARIES: with "
+           "its 2k bypass tracks)");
+    d.stat("channel_width_factor", &noc_interposer::m_width_factor, "1",
+           "Each channel's bandwidth / link_bandwidth (cost_basis)");
     d.stat("channels_used", &noc_interposer::m_channels_used, "1",
            "Router-to-router channels that carried at least one flit");
     d.stat("bypass_links", &noc_interposer::m_segments, "1",
@@ -281,7 +298,11 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     cfg.pitch_latency_cycles =
         static_cast<double>(m_link_latency.ps) / static_cast<double>(m_cycle_ps);
     cfg.flit_bytes = static_cast<double>(m_flit_size.bytes);
-    cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_clock.hz;
+    const double width =
+        m_cost_basis == cost_basis::EQUAL_BISECTION ? equal_cost::width_factor(*m_topo) : 1.0;
+    m_width_factor.set(width);
+    m_bisection.set(static_cast<double>(equal_cost::bisection_channels(*m_topo)));
+    cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s * width / m_clock.hz;
     cfg.local_port_width = static_cast<int>(m_router.local_port_width);
     cfg.message_level = m_granularity == granularity::MESSAGE;
     cfg.packet_flits = static_cast<int>(m_packet_size);
