@@ -51,14 +51,20 @@ TOPOS = [("mesh", "mesh"), ("torus", "torus"), ("flattened_butterfly", "FB"), ("
 
 # The ARIES configuration per algorithm: (collective, extra --set values, description).
 ARIES_PLAN = {
-    "ring": ("ring", ("noc.bypass.plan=bandwidth_ring", "noc.router.local_port_width=2"),
+    "ring": ("ring", ("noc.bypass.plan=bandwidth_ring", "noc.router.local_port_width=2",
+                      "noc.router.circuit_local=true"),
              "bandwidth-optimised ring (§IV-A-1): a bypass segment beside every ring edge; the "
-             "local port moves 2 flits per cycle (the circuit-switched local path of §III-B-1)"),
-    "double_binary_tree": ("double_binary_tree", ("noc.bypass.plan=tree",),
+             "local port injects 2 flits per cycle and ejects through the circuit-switched "
+             "local path (§III-B-1, `router.circuit_local`)"),
+    "double_binary_tree": ("double_binary_tree", ("noc.bypass.plan=tree",
+                                                  "noc.router.circuit_local=true"),
                            "tree bypass plan (§IV-B-1, Fig. 7(c)): bypass segments bridge tree "
-                           "neighbours that are not adjacent routers"),
-    "multi_tree": ("concentrated_multi_tree", ("noc.bypass.plan=tree",),
-                   "ARIES's concentrated multi-tree (§IV-B-2, Fig. 8) with the tree bypass plan"),
+                           "neighbours that are not adjacent routers; a parent takes its "
+                           "children's flits through the circuit-switched local path"),
+    "multi_tree": ("concentrated_multi_tree", ("noc.bypass.plan=tree",
+                                               "noc.router.circuit_local=true"),
+                   "ARIES's concentrated multi-tree (§IV-B-2, Fig. 8) with the tree bypass plan "
+                   "and the circuit-switched local path"),
 }
 
 # The calibration case (aries.md §V-B, Fig. 10(a), 4x4 ring): ARIES's speed-up over each.
@@ -82,9 +88,10 @@ LEDGER = [
      "level"),
     ("ring mapping", "a Hamiltonian cycle of the mesh (every ring edge one hop)",
      "the platform's choice; aries.md Fig. 6 draws the ring this way"),
-    ("ARIES_BW local port", "2 flits per cycle (`router.local_port_width: 2`)",
-     "stands for §III-B-1's circuit-switched local path (bypass traffic into the local port "
-     "without buffering); no cycle-level model of that path"),
+    ("ARIES local port", "injection 2 flits per cycle in the ring (`router.local_port_width: "
+     "2`); ejection one flit per cycle from every input port (`router.circuit_local`)",
+     "§III-B-1's circuit-switched local path; the paper gives no width or timing: modelled as "
+     "ejection bandwidth, the flit is still buffered and timed through the router's stages"),
     ("bypass link latency", "n x 10 ns for n pitches", "assumption: aries.md gives one hop"),
     ("channel width", "every topology 68 GB/s per channel (`cost_basis: equal_width`)",
      "GARNET's topologies share one link width; aries.md states no equal-cost rule "

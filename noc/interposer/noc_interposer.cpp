@@ -304,6 +304,7 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     m_bisection.set(static_cast<double>(equal_cost::bisection_channels(*m_topo)));
     cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s * width / m_clock.hz;
     cfg.local_port_width = static_cast<int>(m_router.local_port_width);
+    cfg.circuit_local = m_router.circuit_local;
     cfg.message_level = m_granularity == granularity::MESSAGE;
     cfg.packet_flits = static_cast<int>(m_packet_size);
     if (m_router.local_port_width > m_router.vcs) {

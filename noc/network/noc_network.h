@@ -32,6 +32,7 @@ struct network_config {
     double flit_bytes = 68;
     double bytes_per_cycle = 68;  // link bandwidth / router clock
     int local_port_width = 1;     // flits per cycle injected and ejected at a router
+    bool circuit_local = false;   // ejection takes a flit per cycle from every input port
     // Message level (message_timing.h): a packet reserves its route analytically instead of
     // moving flit by flit; packets may then be longer than 65535 flits.
     bool message_level = false;
