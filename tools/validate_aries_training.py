@@ -109,8 +109,11 @@ LEDGER = [
      "aries.md §V-D's router component areas (45 nm) x an assumed leakage density of "
      "0.05 uW/um^2; port, link, mux and switch by estimate; noc.interposer `energy.*_static`"),
     ("Adapt-NoC", "not modelled",
-     "aries.md [28] is cited but not described (no topology, routing or reconfiguration "
-     "rule), and the stored material describes it no further"),
+     "aries.md [28] is cited but not described. The stored public material has only its "
+     "abstract (Zheng, Wang, Louri, HPCA 2021; par.nsf.gov/biblio/10229855: adaptable routers "
+     "and links give disjoint regions, subNoCs, their own topology) and a technology page "
+     "naming mesh, torus, cmesh or tree per region: no router, link or reconfiguration rule "
+     "to model, and picking a topology per algorithm would be a guess"),
 ]
 
 

@@ -78,6 +78,8 @@ public:
     // The bucket plan (ready cycles; start and finish are filled by the run).
     const std::vector<gradient_bucket_plan>& buckets() const { return m_buckets; }
     double forward_ns() const { return m_forward_ns; }
+    // Forward + backward cycles of one iteration as planned (before start()).
+    std::uint64_t planned_compute_cycles() const { return m_compute_end; }
     // GEMM multiply-adds / (compute cycles x peak multiply-adds per cycle).
     double pe_utilisation() const { return m_pe_utilisation; }
 
