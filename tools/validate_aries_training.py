@@ -124,6 +124,8 @@ def run(build, tmp, k, topo, algo, model, per_chiplet, extra, more=()):
         sets += list(plan)
     if k == 8 and algo == "multi_tree":
         sets.append("workload.chiplet_training.bucket_size=25MiB")
+    if flit_level(k, algo) and not any(s.startswith("noc.granularity=") for s in sets):
+        sets.append("noc.granularity=flit")
     tag = "_".join([str(k), topo, algo, model] + [s.split("=")[-1] for s in more])
     out = os.path.join(tmp, tag)
     cmd = [os.path.join(build, "sc_main", "trainvp"), "run", CONFIG, "--quiet", "--force",
@@ -143,6 +145,12 @@ def run(build, tmp, k, topo, algo, model, per_chiplet, extra, more=()):
                                     "gradient_buckets", "flit_hops")}
     v["wall"] = time.time() - t0
     return v
+
+
+def flit_level(k, algo):
+    """Fig. 10's 4x4 DB-T and MT run cycle by cycle (message level is optimistic for MT and
+    misjudges the concentrated multi-tree); 8x8 and the rings at message level."""
+    return k == 4 and algo in ("double_binary_tree", "multi_tree")
 
 
 def skipped(k, algo, model):
@@ -186,12 +194,13 @@ def main():
                         efuts[("bisection", algo, topo, model)] = pool.submit(
                             run, args.build, tmp, 4, topo, algo, model, per, extra,
                             ("noc.cost_basis=equal_bisection",))
-            # Flit level against message level, 4x4 DLRM (the smallest gradients).
+            # Message level against the flit level of the 4x4 DB-T and MT points.
             for algo in ("double_binary_tree", "multi_tree"):
                 for topo in ("mesh", "flattened_butterfly", "aries"):
-                    efuts[("flit", algo, topo, "dlrm")] = pool.submit(
-                        run, args.build, tmp, 4, topo, algo, "dlrm", 219, MODELS[2][3],
-                        ("noc.granularity=flit",))
+                    for model, _, per, extra, _ in (MODELS[0], MODELS[2]):
+                        efuts[("message", algo, topo, model)] = pool.submit(
+                            run, args.build, tmp, 4, topo, algo, model, per, extra,
+                            ("noc.granularity=message",))
             for key, f in futs.items():
                 res[key] = f.result()
             for key, f in efuts.items():
@@ -261,8 +270,9 @@ def main():
         "forward pass (§V-B's pipeline). Execution time is the steady-state iteration (the "
         "period between the last two of two simulated iterations). NoC energy per iteration = "
         "dynamic energy (per event) + static power x execution time "
-        "(noc/energy). Message level throughout (ring exact against the flit level; DB-T and "
-        "MT: see the flit-level subset below). Adapt-NoC is not modelled (ledger).",
+        "(noc/energy). The 4x4 DB-T and MT points run at flit level, the rings and 8x8 at "
+        "message level (see 'Which points run at which level' below). Adapt-NoC is not "
+        "modelled (ledger).",
         "",
         "ARIES per algorithm:",
         "",
@@ -421,8 +431,8 @@ def main():
                   for k in sizes for m, *_ in MODELS) +
         ". FB's DB-T is slower than ARIES's but faster than the mesh's. The difference to "
         "ARIES is the circuit-switched local path at the tree parents, not FB's radix: without "
-        "it ARIES equals FB (4x4 ResNet-50: 11.24 ms both), and FB routers given the same path "
-        "equal ARIES (8.98 ms both; measured by hand with `--set noc.router.circuit_local=`)"
+        "it ARIES equals FB (4x4 ResNet-50 at message level: 11.24 ms both), and FB routers given "
+        "the same path equal ARIES (8.98 ms both; measured by hand with `--set noc.router.circuit_local=`)"
         f" | {'in direction, not in mechanism' if s2 else 'no'} |",
         "| §V-C: ARIES's energy reduction stems from execution time and hop counts | ARIES "
         "below mesh in " + f"{sum(1 for x in saves if x[0] > 0)} of {len(saves)} points; "
@@ -454,18 +464,21 @@ def main():
             lines.append(f"| {aname} | {mname} | " + " | ".join(cells) + " |")
 
     # Flit level.
-    lines += ["", "#### Flit level against message level (4x4 DLRM, DB-T and MT)", "",
-              "Fig. 10's points above run at message level; this subset runs the same points "
-              "cycle by cycle (`noc.granularity: flit`):", "",
-              "| algorithm | topology | message (ms) | flit (ms) | message / flit | flit wall (s) |",
-              "|---|---|---|---|---|---|"]
+    lines += ["", "#### Which points run at which level, and the difference (4x4 DB-T and MT)", "",
+              "The 4x4 DB-T and MT points of Fig. 10-11 above run at flit level (cycle by cycle, "
+              "`noc.granularity: flit`); the rings (where message level equals the flit level) "
+              "and every 8x8 point run at message level (8x8 at flit level takes minutes per "
+              "point). The same 4x4 points at message level, for ResNet-50 and DLRM:", "",
+              "| algorithm | topology | model | flit (ms) | message (ms) | message / flit | "
+              "flit wall (s) |", "|---|---|---|---|---|---|---|"]
     for algo, aname in (("double_binary_tree", "DB-T"), ("multi_tree", "MT")):
         for topo in ("mesh", "flattened_butterfly", "aries"):
-            m = t(4, algo, topo, "dlrm")
-            f = extra_res[("flit", algo, topo, "dlrm")]
-            lines.append(f"| {aname} | {dict(TOPOS)[topo]} | {m / 1e6:.3f} | "
-                         f"{f['iteration_time'] / 1e6:.3f} | {m / f['iteration_time']:.2f} | "
-                         f"{f['wall']:.1f} |")
+            for model, mname, *_ in (MODELS[0], MODELS[2]):
+                f = res[(4, algo, topo, model)]
+                m = extra_res[("message", algo, topo, model)]["iteration_time"]
+                lines.append(f"| {aname} | {dict(TOPOS)[topo]} | {mname} | "
+                             f"{f['iteration_time'] / 1e6:.3f} | {m / 1e6:.3f} | "
+                             f"{m / f['iteration_time']:.2f} | {f['wall']:.1f} |")
 
     lines += ["", "#### Per model: batch, gradient and buckets", "",
               "| model | samples per chiplet | why | gradient (MB) | all-reduces per iteration |",
