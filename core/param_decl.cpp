@@ -43,6 +43,10 @@ const char* param_kind_name(param_kind k) {
             return "per-bit-per-mm energy";
         case param_kind::LENGTH:
             return "length";
+        case param_kind::POWER:
+            return "power";
+        case param_kind::POWER_PER_LENGTH:
+            return "power per mm";
         case param_kind::GROUP:
             return "map";
         case param_kind::GROUP_LIST:
@@ -71,6 +75,10 @@ std::string param_decl::unit_text() const {
             return "energy per bit and mm (pJ/bit/mm)";
         case param_kind::LENGTH:
             return "length (um, mm, cm)";
+        case param_kind::POWER:
+            return "power (uW, mW, W)";
+        case param_kind::POWER_PER_LENGTH:
+            return "power per mm (uW/mm, mW/mm)";
         case param_kind::GROUP:
             return "map of the keys below";
         case param_kind::GROUP_LIST:
@@ -104,6 +112,10 @@ units::family family_of(param_kind k) {
             return units::family::ENERGY_PER_BIT_LENGTH;
         case param_kind::LENGTH:
             return units::family::LENGTH;
+        case param_kind::POWER:
+            return units::family::POWER;
+        case param_kind::POWER_PER_LENGTH:
+            return units::family::POWER_PER_LENGTH;
         default:
             return units::family::NUMBER;
     }

@@ -34,6 +34,8 @@ enum class param_kind {
     ENERGY_PER_BIT,
     ENERGY_PER_BIT_LENGTH,
     LENGTH,
+    POWER,
+    POWER_PER_LENGTH,
     GROUP,      // a sub-map of declared params (`fields`), stored into a struct member
     GROUP_LIST  // a list of such sub-maps, stored into a std::vector of the struct
 };
@@ -191,6 +193,14 @@ template <>
 struct kind_of<units::length> {
     static constexpr param_kind value = param_kind::LENGTH;
 };
+template <>
+struct kind_of<units::power> {
+    static constexpr param_kind value = param_kind::POWER;
+};
+template <>
+struct kind_of<units::power_per_length> {
+    static constexpr param_kind value = param_kind::POWER_PER_LENGTH;
+};
 
 template <typename M>
 M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
@@ -224,7 +234,8 @@ M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
     } else if constexpr (std::is_same_v<M, units::energy> ||
                          std::is_same_v<M, units::energy_per_bit> ||
                          std::is_same_v<M, units::energy_per_bit_length> ||
-                         std::is_same_v<M, units::length>) {
+                         std::is_same_v<M, units::length> || std::is_same_v<M, units::power> ||
+                         std::is_same_v<M, units::power_per_length>) {
         return M{to_quantity(v, d, key)};
     } else {
         return to_real_list(v, d, key);

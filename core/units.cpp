@@ -18,7 +18,7 @@ struct unit_def {
 };
 
 // Case-sensitive on purpose: "mb/s" (millibits?) and "Mb/s" must not be confused.
-constexpr std::array<unit_def, 71> k_units{{
+constexpr std::array<unit_def, 77> k_units{{
     {"ps", family::TIME, 1e-12},
     {"ns", family::TIME, 1e-9},
     {"us", family::TIME, 1e-6},
@@ -87,6 +87,12 @@ constexpr std::array<unit_def, 71> k_units{{
     {"\xC2\xB5m", family::LENGTH, 1e-3},  // µm
     {"mm", family::LENGTH, 1.0},
     {"cm", family::LENGTH, 10.0},
+    {"uW", family::POWER, 1e-3},
+    {"\xC2\xB5W", family::POWER, 1e-3},  // µW
+    {"mW", family::POWER, 1.0},
+    {"W", family::POWER, 1e3},
+    {"uW/mm", family::POWER_PER_LENGTH, 1e-3},
+    {"mW/mm", family::POWER_PER_LENGTH, 1.0},
     {"GT/s", family::NUMBER, 0.0},  // placeholder: rejected below with a hint (transfers, not bits)
     {"bit", family::NUMBER, 0.0},   // placeholder: sizes are in bytes
     {"%", family::NUMBER, 0.01},
@@ -165,6 +171,10 @@ const char* family_name(family f) {
             return "per-bit-per-mm energy";
         case family::LENGTH:
             return "length";
+        case family::POWER:
+            return "power";
+        case family::POWER_PER_LENGTH:
+            return "power per mm";
     }
     return "?";
 }
@@ -191,6 +201,10 @@ const char* family_example(family f) {
             return "0.1pJ/bit/mm (units fJ/bit/mm, pJ/bit/mm)";
         case family::LENGTH:
             return "3mm (units um, mm, cm)";
+        case family::POWER:
+            return "2.5mW (units uW, mW, W)";
+        case family::POWER_PER_LENGTH:
+            return "0.05mW/mm (units uW/mm, mW/mm)";
     }
     return "?";
 }

@@ -19,7 +19,9 @@ enum class family {
     ENERGY,                 // per event: pJ
     ENERGY_PER_BIT,         // pJ/bit
     ENERGY_PER_BIT_LENGTH,  // pJ/bit/mm (on-chip wires)
-    LENGTH                  // mm
+    LENGTH,                 // mm
+    POWER,                  // mW (static power)
+    POWER_PER_LENGTH        // mW/mm (static power of wires)
 };
 
 // "time", "bandwidth", ... as used in error messages and in `trainvp describe`.
@@ -29,7 +31,8 @@ const char* family_example(family f);
 
 // A parsed quantity in the family's base unit: seconds, hertz, bytes, bytes per second, a plain
 // number, or for the on-chip families picojoules (per bit, per bit and millimetre) and
-// millimetres, the units their models compute in, so that a value given in them is exact.
+// millimetres, milliwatts (per mm), the units their models compute in, so that a value given in
+// them is exact.
 struct quantity {
     family fam = family::NUMBER;
     double value = 0.0;
@@ -96,6 +99,12 @@ struct energy_per_bit_length {
 };
 struct length {
     double mm = 0.0;
+};
+struct power {
+    double mw = 0.0;
+};
+struct power_per_length {
+    double mw_per_mm = 0.0;
 };
 
 // Formats a value in a readable unit ("12.5 GB/s", "409.6 ns", "4 KiB") for summaries.

@@ -6,8 +6,10 @@
 
 Runs, in order: tools/validate_noc.py (the standard 4x4/8x8 uniform-traffic experiment),
 tools/validate_noc_allreduce.py (Fig. 9 style: all-reduce throughput vs data size) and
-tools/validate_aries_training.py (Fig. 10-11 style: execution time and NoC energy of training
-ResNet-50, VGG-16, DLRM and Transformer).  Each part can also be run alone.
+tools/validate_aries_training.py (Fig. 10-11: execution time, communication time and NoC energy
+of training ResNet-50, VGG-16, DLRM and Transformer with the evaluation set up as aries.md §V ran
+it, configs/papers/aries; the Fig. 10(a) calibration case, the qualitative statements, equal
+bisection, a flit-level subset and the assumptions ledger).  Each part can also be run alone.
 """
 import argparse
 import os

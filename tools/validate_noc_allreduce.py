@@ -170,13 +170,13 @@ def main():
             for topo, tname in topos:
                 vals = " | ".join(f"{res[(k, algo, topo, s)][0]:.2f}" for s in SIZES)
                 lines.append(f"| {k}x{k} | {aname} | {tname} | {vals} |")
-    lines += ["", "NoC dynamic energy of one all-reduce of 1 MiB per chiplet, in uJ (buffers, "
-              "crossbar, allocation, links; the per-event energies are the block's stated "
-              "assumptions, aries.md gives none). Dynamic energy only: no static or leakage "
-              "power is modelled, so a faster all-reduce (ARIES_BW) moving the same bits costs "
-              "the same here, while aries.md attributes its energy reduction to execution time "
-              "as well as hop counts (§V-C). A bypass of n pitches is charged n pitches of "
-              "wire but skips n - 1 routers' buffers, crossbars and allocations:", "",
+    lines += ["", "NoC energy of one all-reduce of 1 MiB per chiplet, in uJ: dynamic (buffers, "
+              "crossbar, allocation, links by length, ARIES muxes and segment switches) + "
+              "static power x the all-reduce's time (noc/energy; the energies and powers are "
+              "the block's stated assumptions, aries.md gives none). A faster all-reduce moving "
+              "the same bits (ARIES_BW) saves static energy only; a bypass of n pitches is "
+              "charged n pitches of wire but skips n - 1 routers' buffers, crossbars and "
+              "allocations:", "",
               "| k | algorithm | " + " | ".join(n for _, n in TOPOS) + " | ARIES variants |",
               "|---|---|" + "---|" * (len(TOPOS) + 1)]
     for k in (4, 8):

@@ -1,5 +1,7 @@
 #include "noc/chiplet/chiplet_training.h"
 
+#include <cmath>
+
 #include "noc/chiplet/pe_array_model.h"
 #include "noc/network/noc_network.h"
 #include "workloads/iteration/gradient_buckets.h"
@@ -9,7 +11,8 @@ namespace trainvp::noc {
 
 chiplet_training::chiplet_training(const settings& s, std::uint64_t chiplets,
                                    std::uint64_t cycle_ps, const source_loc& where,
-                                   const std::string& key) {
+                                   const std::string& key)
+    : m_settings(s) {
     if (s.batch % chiplets != 0) {
         throw input_error(where, key + ".batch",
                           std::to_string(s.batch) + " samples do not split evenly over " +
@@ -33,8 +36,21 @@ chiplet_training::chiplet_training(const settings& s, std::uint64_t chiplets,
     const auto& layers = m.layers();
     std::vector<layer_timing> t;
     std::uint64_t fwd_ps = 0, macs = 0, cycles = 0;
+    const double astra_macs_per_cycle =
+        static_cast<double>(s.pes * s.pe_array * s.pe_array) * s.astra_utilisation;
     for (const auto& l : layers) {
         t.push_back(pe.time_layer(l, o.batch, m.bytes_per_value()));
+        if (s.compute == settings::compute_kind::ASTRA_SIM) {
+            // ASTRA-sim 1.0's layer times: the GEMMs at a fixed fraction of the peak, no
+            // vector work and no memory stalls.
+            for (pass_timing* p : {&t.back().forward, &t.back().backward}) {
+                p->compute_cycles = static_cast<std::uint64_t>(
+                    std::ceil(static_cast<double>(p->gemm_macs) / astra_macs_per_cycle));
+                p->time_ps = pe.cycles_to_ps(p->compute_cycles);
+                p->streamed = false;
+                p->memory_ps = 0;
+            }
+        }
         fwd_ps += t.back().forward.time_ps;
         macs += t.back().forward.gemm_macs + t.back().backward.gemm_macs;
         cycles += t.back().forward.compute_cycles + t.back().backward.compute_cycles;
@@ -52,6 +68,14 @@ chiplet_training::chiplet_training(const settings& s, std::uint64_t chiplets,
         layers, s.bucket_size.bytes, [&layers, embeddings](std::size_t i) {
             return embeddings || layers[i].kind != models::layer_kind::EMBEDDING;
         });
+    m_layers.resize(layers.size());
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        m_layers[i].forward = to_cycles(t[i].forward.time_ps);
+        m_layers[i].backward = to_cycles(t[i].backward.time_ps);
+    }
+    for (std::size_t gi = 0; gi < grouped.size(); ++gi) {
+        for (std::size_t l : grouped[gi].layers) m_layers[l].bucket = static_cast<int>(gi);
+    }
     for (const auto& g : grouped) {
         gradient_bucket_plan b;
         b.name = g.name;
@@ -69,9 +93,45 @@ chiplet_training::chiplet_training(const settings& s, std::uint64_t chiplets,
 chiplet_training::~chiplet_training() = default;
 
 void chiplet_training::start(noc_network& net, training_traffic::collective_maker make) {
+    if (m_settings.pipeline == settings::pipeline_kind::LAYER_WISE) {
+        m_pipelined = std::make_unique<layer_pipeline_traffic>(
+            m_layers, m_buckets, static_cast<int>(m_settings.iterations),
+            m_settings.lifo ? layer_pipeline_traffic::policy::LIFO
+                            : layer_pipeline_traffic::policy::FIFO,
+            std::move(make));
+        m_pipelined->attach(net);
+        net.set_source(m_pipelined.get());
+        return;
+    }
     m_iteration = std::make_unique<training_traffic>(m_buckets, m_compute_end, std::move(make));
     m_iteration->attach(net);
     net.set_source(m_iteration.get());
 }
+
+bool chiplet_training::done() const {
+    return m_pipelined ? m_pipelined->done() : m_iteration->done();
+}
+
+std::string chiplet_training::pending() const {
+    return m_pipelined ? m_pipelined->pending() : m_iteration->pending();
+}
+
+std::uint64_t chiplet_training::run_end() const {
+    return m_pipelined ? m_pipelined->run_end() : m_iteration->iteration_end();
+}
+
+std::uint64_t chiplet_training::iteration_cycles() const {
+    return m_pipelined ? m_pipelined->period() : m_iteration->iteration_end();
+}
+
+std::uint64_t chiplet_training::compute_cycles() const {
+    return m_pipelined ? m_pipelined->compute_cycles() : m_iteration->compute_end();
+}
+
+std::uint64_t chiplet_training::communication_cycles() const {
+    return m_pipelined ? m_pipelined->communication_cycles() : m_iteration->communication_cycles();
+}
+
+int chiplet_training::iterations() const { return m_pipelined ? m_pipelined->iterations() : 1; }
 
 }  // namespace trainvp::noc

@@ -17,6 +17,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "noc/chiplet/layer_pipeline_traffic.h"
 #include "noc/chiplet/training_traffic.h"
 
 namespace trainvp::noc {
@@ -34,6 +35,20 @@ public:
         units::frequency pe_clock{1e9};
         units::bandwidth dram_bandwidth{256e9};
         double vector_flops_per_cycle = 32;
+        // How communication overlaps compute: BACKWARD, one iteration whose buckets overlap
+        // the rest of its backward pass (training_traffic); LAYER_WISE, ASTRA-sim 1.0's loop
+        // over `iterations` iterations where the next forward pass of a layer waits for its
+        // all-reduce (layer_pipeline_traffic), served LIFO or FIFO.
+        enum class pipeline_kind { BACKWARD, LAYER_WISE };
+        pipeline_kind pipeline = pipeline_kind::BACKWARD;
+        std::uint64_t iterations = 2;
+        bool lifo = true;
+        // Compute per layer: PE_ARRAY, pe_array_model (tiles, vector path, DRAM); ASTRA_SIM,
+        // GEMM multiply-adds at `astra_utilisation` of the arrays' peak, no memory stalls, as
+        // ASTRA-sim 1.0's workload files time layers.
+        enum class compute_kind { PE_ARRAY, ASTRA_SIM };
+        compute_kind compute = compute_kind::PE_ARRAY;
+        double astra_utilisation = 0.6836;
     };
 
     // Loads the model for `chiplets` replicas and times its iteration in NoC cycles of
@@ -47,21 +62,35 @@ public:
     void start(noc_network& net, training_traffic::collective_maker make);
 
     // After start().
-    const training_traffic& iteration() const { return *m_iteration; }
-    bool done() const { return m_iteration->done(); }
-    std::string pending() const { return m_iteration->pending(); }
+    bool done() const;
+    std::string pending() const;
+    // Cycle the run ends (the last compute or all-reduce of the last iteration).
+    std::uint64_t run_end() const;
+    // The iteration time: one iteration's end (BACKWARD), the steady-state period (LAYER_WISE).
+    std::uint64_t iteration_cycles() const;
+    // Forward + backward of one iteration without waits.
+    std::uint64_t compute_cycles() const;
+    // Sum of one iteration's all-reduce durations (the last iteration's for LAYER_WISE).
+    std::uint64_t communication_cycles() const;
+    // Iterations simulated (the event counts cover them all).
+    int iterations() const;
 
     // The bucket plan (ready cycles; start and finish are filled by the run).
     const std::vector<gradient_bucket_plan>& buckets() const { return m_buckets; }
     double forward_ns() const { return m_forward_ns; }
+    // Forward + backward cycles of one iteration as planned (before start()).
+    std::uint64_t planned_compute_cycles() const { return m_compute_end; }
     // GEMM multiply-adds / (compute cycles x peak multiply-adds per cycle).
     double pe_utilisation() const { return m_pe_utilisation; }
 
 private:
     std::vector<gradient_bucket_plan> m_buckets;
+    std::vector<pipeline_layer> m_layers;  // per layer cycles and bucket (LAYER_WISE)
+    settings m_settings;
     std::uint64_t m_compute_end = 0;  // cycle the backward pass ends
     double m_forward_ns = 0, m_pe_utilisation = 1;
-    std::unique_ptr<training_traffic> m_iteration;
+    std::unique_ptr<training_traffic> m_iteration;        // BACKWARD
+    std::unique_ptr<layer_pipeline_traffic> m_pipelined;  // LAYER_WISE
 };
 
 }  // namespace trainvp::noc

@@ -7,7 +7,9 @@
 #include "noc/collective/aries_ring_plan.h"
 #include "noc/collective/aries_tree_plan.h"
 #include "noc/energy/noc_energy.h"
+#include "noc/energy/noc_inventory.h"
 #include "noc/topology/dependency_check.h"
+#include "noc/topology/equal_cost.h"
 
 namespace trainvp::noc {
 
@@ -84,9 +86,22 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "by a plan (aries.md §III-B, §IV)",
             bypass_params::declare);
     d.group("energy", &noc_interposer::m_energy,
-            "Dynamic energy per event (aries.md gives none: assumptions of the order of DSENT "
-            "45 nm and on-chip wires, stated in each key)",
+            "Dynamic energy per event and static power per component (aries.md gives none: "
+            "assumptions of the order of DSENT 45 nm, on-chip wires and aries.md §V-D's router "
+            "areas times a leakage density, stated in each key); energy = dynamic + static "
+            "power x execution time",
             energy_params::declare);
+    d.choice("cost_basis", &noc_interposer::m_cost_basis,
+             {{"equal_width", cost_basis::EQUAL_WIDTH},
+              {"equal_bisection", cost_basis::EQUAL_BISECTION}},
+             "equal_width",
+             "What is held equal across topologies. equal_width: every channel has "
+             "link_bandwidth (GARNET's topologies share one link width; aries.md states no "
+             "equal-cost rule). equal_bisection: each channel gets link_bandwidth x (a mesh's "
+             "bisection channels / this topology's), the basis of Kim, Balfour and Dally's "
+             "flattened-butterfly comparison (MICRO 2007, aries.md [35]): torus 1/2, flattened "
+             "butterfly 4/k^2 (its radix stays 2k - 1), ARIES 1/3 (its two bypass tracks per row "
+             "are wires too) (noc/topology/equal_cost.h)");
     d.choice("granularity", &noc_interposer::m_granularity,
              {{"flit", granularity::FLIT}, {"message", granularity::MESSAGE}}, "flit",
              "flit: cycle-exact routers moving every flit (detail); message: a collective's "
@@ -125,7 +140,19 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
     d.stat("allocation_energy", &noc_interposer::m_e_alloc, "pJ",
            "VC and switch allocation energy");
     d.stat("link_energy", &noc_interposer::m_e_link_total, "pJ", "Interposer link energy");
-    d.headline("energy", &noc_interposer::m_e_total, "pJ", "NoC dynamic energy of the run");
+    d.stat("bypass_energy", &noc_interposer::m_e_mux, "pJ",
+           "ARIES: input-port mux and segment switch energy");
+    d.stat("dynamic_energy", &noc_interposer::m_e_dynamic, "pJ",
+           "Buffers + crossbar + allocation + links + ARIES muxes and segment switches");
+    d.stat("static_power", &noc_interposer::m_static_power, "mW",
+           "Leakage of routers, ports, crosspoints, buffer slots, links per mm, ARIES muxes "
+           "and segment switches (energy.*_static)");
+    d.stat("static_energy", &noc_interposer::m_e_static, "pJ", "static_power x energy_time");
+    d.stat("energy_time", &noc_interposer::m_energy_time, "ns",
+           "Execution time the static power is charged for: the all-reduce (collective_time), "
+           "the training iteration (iteration_time), or the cycles simulated");
+    d.headline("energy", &noc_interposer::m_e_total, "pJ",
+               "NoC energy of the run: dynamic_energy + static_energy");
     d.headline("collective_time", &noc_interposer::m_coll_time, "ns",
                "Time from the start to the last delivery of the all-reduce");
     d.headline("collective_throughput", &noc_interposer::m_coll_throughput, "B/s",
@@ -151,6 +178,11 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
     d.stat("pe_utilisation", &noc_interposer::m_pe_util, "1",
            "training: GEMM multiply-adds / (compute cycles x peak multiply-adds per "
            "cycle) over the iteration");
+    d.stat("bisection_channels", &noc_interposer::m_bisection, "1",
+           "Unidirectional channels across the middle vertical cut, one direction (ARIES: with "
+           "its 2k bypass tracks)");
+    d.stat("channel_width_factor", &noc_interposer::m_width_factor, "1",
+           "Each channel's bandwidth / link_bandwidth (cost_basis)");
     d.stat("channels_used", &noc_interposer::m_channels_used, "1",
            "Router-to-router channels that carried at least one flit");
     d.stat("bypass_links", &noc_interposer::m_segments, "1",
@@ -266,8 +298,13 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
     cfg.pitch_latency_cycles =
         static_cast<double>(m_link_latency.ps) / static_cast<double>(m_cycle_ps);
     cfg.flit_bytes = static_cast<double>(m_flit_size.bytes);
-    cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s / m_clock.hz;
+    const double width =
+        m_cost_basis == cost_basis::EQUAL_BISECTION ? equal_cost::width_factor(*m_topo) : 1.0;
+    m_width_factor.set(width);
+    m_bisection.set(static_cast<double>(equal_cost::bisection_channels(*m_topo)));
+    cfg.bytes_per_cycle = m_link_bandwidth.bytes_per_s * width / m_clock.hz;
     cfg.local_port_width = static_cast<int>(m_router.local_port_width);
+    cfg.circuit_local = m_router.circuit_local;
     cfg.message_level = m_granularity == granularity::MESSAGE;
     cfg.packet_flits = static_cast<int>(m_packet_size);
     if (m_router.local_port_width > m_router.vcs) {
@@ -397,7 +434,7 @@ void noc_interposer::run() {
     }
     if (m_chiplets) {
         // The backward pass may end after the last all-reduce.
-        const sc_core::sc_time at = ps_time(m_chiplets->iteration().iteration_end() * m_cycle_ps);
+        const sc_core::sc_time at = ps_time(m_chiplets->run_end() * m_cycle_ps);
         if (at > sim_now()) wait(at - sim_now());
     }
     while (m_experiment) {
@@ -471,27 +508,58 @@ void noc_interposer::end_of_run() {
         m_coll_rounds.set(static_cast<double>(m_allreduce->rounds()));
     }
     if (m_chiplets) {
-        const training_traffic& it = m_chiplets->iteration();
         const double ns = static_cast<double>(m_cycle_ps) / 1000.0;
-        const auto iter = static_cast<double>(it.iteration_end()) * ns;
-        const auto compute = static_cast<double>(it.compute_end()) * ns;
+        const auto iter = static_cast<double>(m_chiplets->iteration_cycles()) * ns;
+        const auto compute = static_cast<double>(m_chiplets->compute_cycles()) * ns;
         m_iter_time.set(iter);
         m_compute_time.set(compute);
         m_forward_time.set(m_chiplets->forward_ns());
-        m_comm_time.set(static_cast<double>(it.communication_cycles()) * ns);
+        m_comm_time.set(static_cast<double>(m_chiplets->communication_cycles()) * ns);
         m_exposed.set(iter - compute);
         std::uint64_t bytes = 0;
-        for (const auto& b : it.buckets()) bytes += b.bytes;
+        for (const auto& b : m_chiplets->buckets()) bytes += b.bytes;
         m_grad_bytes.set(static_cast<double>(bytes));
-        m_buckets_stat.set(static_cast<double>(it.buckets().size()));
+        m_buckets_stat.set(static_cast<double>(m_chiplets->buckets().size()));
         m_pe_util.set(m_chiplets->pe_utilisation());
     }
-    const energy_totals e =
-        energy_totals::of(c, m_energy, m_pitch.mm, static_cast<double>(m_flit_size.bytes) * 8);
+    // Static power leaks for the execution time: the all-reduce, the training iteration, or
+    // the cycles simulated (synthetic traffic).
+    // With several pipelined iterations, energy is per iteration: the event counts divided by
+    // the iterations, static power over the steady-state iteration.
+    std::uint64_t end_cycle = net.now();
+    double per_run = 1;
+    if (m_allreduce) end_cycle = m_allreduce->finish_cycle();
+    if (m_chiplets) {
+        end_cycle = m_chiplets->iteration_cycles();
+        per_run = static_cast<double>(m_chiplets->iterations());
+    }
+    const double time_ns = static_cast<double>(end_cycle * m_cycle_ps) / 1000.0;
+    const noc_inventory inv = noc_inventory::of(*m_topo, static_cast<int>(m_router.vcs),
+                                                static_cast<int>(m_router.vc_buffers), m_pitch.mm);
+    network_counts per_iteration = c;
+    if (per_run > 1) {
+        const auto n = static_cast<std::uint64_t>(per_run);
+        per_iteration.buffer_writes /= n;
+        per_iteration.buffer_reads /= n;
+        per_iteration.crossbar /= n;
+        per_iteration.vc_allocations /= n;
+        per_iteration.switch_allocations /= n;
+        per_iteration.flit_hops /= n;
+        per_iteration.bypass_flit_hops /= n;
+        per_iteration.link_flit_pitches /= per_run;
+    }
+    const energy_totals e = energy_totals::of(per_iteration, m_energy, m_pitch.mm,
+                                              static_cast<double>(m_flit_size.bytes) * 8,
+                                              m_topo->kind() == topology_kind::ARIES, inv, time_ns);
     m_e_buffer.set(e.buffer_pj);
     m_e_crossbar.set(e.crossbar_pj);
     m_e_alloc.set(e.allocation_pj);
     m_e_link_total.set(e.link_pj);
+    m_e_mux.set(e.mux_pj + e.segment_switch_pj);
+    m_e_dynamic.set(e.dynamic_pj());
+    m_static_power.set(e.static_mw);
+    m_e_static.set(e.static_pj);
+    m_energy_time.set(time_ns);
     m_e_total.set(e.total_pj());
     for (std::size_t r = 0; r < m_router_flits.size(); ++r) m_router_flits[r] += net.forwarded()[r];
 }

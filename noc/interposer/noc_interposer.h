@@ -47,6 +47,7 @@ public:
 private:
     enum class routing { XY, YX };
     enum class granularity { FLIT, MESSAGE };
+    enum class cost_basis { EQUAL_WIDTH, EQUAL_BISECTION };
     void build_topology(const params& p);
     collectives::schedule collective_schedule(const params& p) const;
     std::vector<int> collective_mapping(const params& p) const;
@@ -66,6 +67,7 @@ private:
     std::uint64_t m_packet_size = 8;
     units::length m_pitch;
     granularity m_granularity = granularity::FLIT;
+    cost_basis m_cost_basis = cost_basis::EQUAL_WIDTH;
     router_params m_router;
     uniform_experiment::settings m_traffic;
     noc_collective::settings m_collective;
@@ -92,10 +94,11 @@ private:
     counter m_created, m_delivered, m_flits, m_flit_hops, m_unfinished;
     counter m_buffer_writes, m_buffer_reads, m_crossbar, m_va, m_sa;
     scalar m_e_buffer, m_e_crossbar, m_e_alloc, m_e_link_total, m_e_total;
+    scalar m_e_mux, m_e_dynamic, m_static_power, m_e_static, m_energy_time;
     std::vector<counter> m_router_flits;
     scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used, m_segments;
     scalar m_iter_time, m_compute_time, m_forward_time, m_comm_time, m_exposed, m_grad_bytes;
-    scalar m_buckets_stat, m_pe_util;
+    scalar m_buckets_stat, m_pe_util, m_bisection, m_width_factor;
     std::vector<traced_level> m_occupancy;
     std::vector<traced_level> m_mux;
 };

@@ -16,7 +16,7 @@ constexpr double k_eps = 1e-9;
 
 message_timing::message_timing(const noc_topology& topo, const route_table& routes,
                                const std::vector<link_timing>& timing, int pipeline_stages,
-                               int width, int packet_flits, int buffer_depth)
+                               int width, int packet_flits, int buffer_depth, int eject_width)
     : m_topo(topo),
       m_routes(routes),
       m_timing(timing),
@@ -26,7 +26,9 @@ message_timing::message_timing(const noc_topology& topo, const route_table& rout
       m_buffer_depth(static_cast<double>(std::max(1, buffer_depth))) {
     for (const auto& t : timing) m_capacity.push_back(1.0 / t.cycles_per_flit);
     const auto n = static_cast<std::size_t>(topo.routers());
-    m_capacity.insert(m_capacity.end(), 2 * n, static_cast<double>(width));
+    m_capacity.insert(m_capacity.end(), n, static_cast<double>(width));  // injection
+    m_capacity.insert(m_capacity.end(), n,
+                      static_cast<double>(eject_width > 0 ? eject_width : width));  // ejection
     m_injecting.assign(n, 0);
     m_waiting.resize(n);
 }
@@ -78,6 +80,9 @@ std::uint32_t message_timing::add(std::uint32_t id, int src, int dst, std::uint6
         counts.flit_hops += f;
         const noc_channel& ch = m_topo.channels()[ci];
         counts.link_flit_pitches += static_cast<double>(f) * ch.length;
+        if (ch.kind == channel_kind::BYPASS_X || ch.kind == channel_kind::BYPASS_Y) {
+            counts.bypass_flit_hops += f;
+        }
         router = ch.dst;
         if (++hops > static_cast<std::uint32_t>(channels)) {
             throw std::logic_error("message_timing: the route table loops");

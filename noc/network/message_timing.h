@@ -38,7 +38,7 @@ public:
     // packet size, for the allocation counts (one VC allocation per packet per hop).
     message_timing(const noc_topology& topo, const route_table& routes,
                    const std::vector<link_timing>& timing, int pipeline_stages, int width,
-                   int packet_flits, int buffer_depth);
+                   int packet_flits, int buffer_depth, int eject_width = 0);
 
     // Adds a flow of `flits` flits from `src` to `dst` created at cycle `created` (not before
     // the last advance()), identified by `id`; adds the flit level's event counts to

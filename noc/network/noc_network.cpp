@@ -30,7 +30,8 @@ noc_network::noc_network(const noc_topology& topo, const route_table& routes,
     m_routers.reserve(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) {
         m_routers.emplace_back(r, topo.ports(), cfg.vcs, cfg.buffer_depth, topo.vc_classes(),
-                               cfg.local_port_width);
+                               cfg.local_port_width,
+                               cfg.circuit_local ? topo.ports() : cfg.local_port_width);
         for (int p = 1; p < topo.ports(); ++p) {
             m_routers.back().set_credits(p, topo.out_channel(r, p) >= 0 ? cfg.buffer_depth : 0);
         }
@@ -46,9 +47,9 @@ noc_network::noc_network(const noc_topology& topo, const route_table& routes,
     m_forwarded.assign(static_cast<std::size_t>(n), 0);
     m_channel_flits.assign(topo.channels().size(), 0);
     if (cfg.message_level) {
-        m_message = std::make_unique<message_timing>(topo, routes, m_timing, cfg.pipeline_stages,
-                                                     cfg.local_port_width, cfg.packet_flits,
-                                                     cfg.buffer_depth);
+        m_message = std::make_unique<message_timing>(
+            topo, routes, m_timing, cfg.pipeline_stages, cfg.local_port_width, cfg.packet_flits,
+            cfg.buffer_depth, cfg.circuit_local ? topo.ports() : cfg.local_port_width);
     }
 }
 
@@ -146,6 +147,8 @@ std::uint32_t noc_network::send(int router, int out_port, int vc, const noc_flit
     const link_timing& t = m_timing[static_cast<std::size_t>(c)];
     ++m_counts.flit_hops;
     m_counts.link_flit_pitches += ch.length;
+    m_counts.bypass_flit_hops +=
+        ch.kind == channel_kind::BYPASS_X || ch.kind == channel_kind::BYPASS_Y ? 1 : 0;
     ++m_forwarded[static_cast<std::size_t>(router)];
     ++m_channel_flits[static_cast<std::size_t>(c)];
     if (f.seq == 0) ++m_packets[f.packet].hops;

@@ -32,6 +32,7 @@ struct network_config {
     double flit_bytes = 68;
     double bytes_per_cycle = 68;  // link bandwidth / router clock
     int local_port_width = 1;     // flits per cycle injected and ejected at a router
+    bool circuit_local = false;   // ejection takes a flit per cycle from every input port
     // Message level (message_timing.h): a packet reserves its route analytically instead of
     // moving flit by flit; packets may then be longer than 65535 flits.
     bool message_level = false;
@@ -42,8 +43,9 @@ struct network_config {
 struct network_counts {
     std::uint64_t buffer_writes = 0, buffer_reads = 0, crossbar = 0;
     std::uint64_t vc_allocations = 0, switch_allocations = 0;
-    std::uint64_t flit_hops = 0;   // router-to-router link traversals
-    double link_flit_pitches = 0;  // sum over link traversals of the link's length
+    std::uint64_t flit_hops = 0;         // router-to-router link traversals
+    double link_flit_pitches = 0;        // sum over link traversals of the link's length
+    std::uint64_t bypass_flit_hops = 0;  // of flit_hops, those on ARIES bypass segments
     std::uint64_t packets_delivered = 0, flits_delivered = 0, packets_created = 0;
 };
 

@@ -2,9 +2,11 @@
 
 namespace trainvp::noc {
 
-noc_router::noc_router(int id, int ports, int vcs, int depth, int vc_classes, int local_width)
+noc_router::noc_router(int id, int ports, int vcs, int depth, int vc_classes, int local_width,
+                       int eject_width)
     : m_id(id),
       m_local_width(local_width),
+      m_eject_width(eject_width > 0 ? eject_width : local_width),
       m_ports(ports),
       m_vcs(vcs),
       m_depth(depth),

@@ -44,7 +44,10 @@ class noc_router {
 public:
     // `local_width`: flits per cycle the local port injects into the crossbar and the
     // ejection port accepts (1 in a conventional router).
-    noc_router(int id, int ports, int vcs, int depth, int vc_classes, int local_width = 1);
+    // `eject_width`: flits per cycle the ejection port takes (0: local_width; ARIES's
+    // circuit-switched local path: one per input port).
+    noc_router(int id, int ports, int vcs, int depth, int vc_classes, int local_width = 1,
+               int eject_width = 0);
 
     int id() const { return m_id; }
     int buffered() const { return m_buffered; }
@@ -95,7 +98,7 @@ private:
     template <typename fabric>
     void traverse(int p, int v, int op, std::uint64_t now, fabric& net);
 
-    int m_id, m_local_width, m_ports, m_vcs, m_depth, m_vcs_per_class;
+    int m_id, m_local_width, m_eject_width, m_ports, m_vcs, m_depth, m_vcs_per_class;
     int m_buffered = 0;
     std::vector<int> m_port_count;
     std::vector<std::uint64_t> m_nonempty;  // per input port: bit v set when VC v holds flits
@@ -209,7 +212,7 @@ bool noc_router::step(std::uint64_t now, fabric& net) {
         outputs &= outputs - 1;
         output_unit& o = m_out[static_cast<std::size_t>(op)];
         std::uint64_t& req = m_requests[static_cast<std::size_t>(op)];
-        const int width = op == PORT_LOCAL ? m_local_width : 1;
+        const int width = op == PORT_LOCAL ? m_eject_width : 1;
         for (int n = 0; n < width && req != 0; ++n) {
             const int p = o.sa.pick(req);
             req &= ~(std::uint64_t{1} << p);

@@ -19,6 +19,16 @@ void router_params::declare(param_list<router_params>& d) {
             "injected into the local port without buffering), and its bandwidth ring needs 2 "
             "to feed its two links per edge (an assumption: the paper gives no width)")
         .range("1", "4");
+    d.param("circuit_local", &router_params::circuit_local, "false",
+            "ARIES's circuit-switched local path (aries.md §III-B-1: 'at the virtual channel of "
+            "each input port, a link is implemented to support circuit switching, where all the "
+            "data can be directly injected into the local port'): a flit that has reached its "
+            "destination router leaves through its input port's own link to the local port, "
+            "so the ejection port takes one flit per cycle from every input port instead of "
+            "local_port_width through the crossbar; it decides how fast a tree parent absorbs "
+            "its children. Modelled as ejection bandwidth only: the flit is still buffered "
+            "and timed through the router's stages (assumption: the paper gives no timing for "
+            "the path)");
 }
 
 }  // namespace trainvp::noc

@@ -13,6 +13,7 @@ struct router_params {
     std::uint64_t vc_buffers = 32;       // flits per VC
     std::uint64_t pipeline_stages = 2;   // before the link
     std::uint64_t local_port_width = 1;  // flits per cycle injected and ejected
+    bool circuit_local = false;          // every input port may eject a flit per cycle
 
     static void declare(param_list<router_params>& d);
 };

@@ -67,6 +67,38 @@ void chiplet_training_section::declare(section_decl<chiplet_training_section>& d
             "designs apply activations in a unit as wide as the array's output (Jouppi et al., "
             "ISCA 2017, §2); aries.md does not say")
         .range("1", "65536");
+    d.choice("pipeline", &S::m_pipeline,
+             {{"backward", pipeline::BACKWARD}, {"layer_wise", pipeline::LAYER_WISE}}, "backward",
+             "How communication overlaps compute. backward: one iteration, each bucket "
+             "all-reduced while the rest of the backward pass runs, iteration = max(compute, "
+             "last all-reduce). layer_wise: ASTRA-sim 1.0's data-parallel loop (the framework "
+             "aries.md §V extended), `iterations` iterations in which a layer's next forward "
+             "pass waits for its all-reduce, so communication also overlaps the next forward "
+             "pass; iteration_time is the steady-state period between the last two "
+             "iterations' ends and energy is per iteration");
+    d.param("iterations", &S::m_iterations, "2",
+            "layer_wise only: iterations simulated (the second sees the first's communication, "
+            "which is the steady state since every iteration is alike)")
+        .range("1", "100");
+    d.param("lifo", &S::m_lifo, "true",
+            "layer_wise only: serve ready all-reduces last produced first (ASTRA-sim 1.0's "
+            "`scheduling-policy: LIFO`, astra-sim/astra-sim inputs/system/sample_torus_sys.txt: "
+            "the lowest layers, which the next forward pass needs first); false: in order");
+    d.choice("compute", &S::m_compute,
+             {{"pe_array", compute::PE_ARRAY}, {"astra_sim", compute::ASTRA_SIM}}, "pe_array",
+             "How a layer is timed. pe_array: the PE-array model (tiles, vector path, DRAM "
+             "streaming; noc/chiplet/pe_array_model). astra_sim: as ASTRA-sim 1.0's workload "
+             "files time layers, the GEMMs' multiply-adds at `astra_utilisation` of the arrays' "
+             "peak, with no vector work and no memory stalls");
+    d.param("astra_utilisation", &S::m_astra_utilisation, "68.36%",
+            "compute astra_sim only: fraction of the PE arrays' peak (pes x pe_array^2 "
+            "multiply-adds per cycle) the GEMMs achieve. Derived from ASTRA-sim 1.0's "
+            "inputs/workload/Resnet50_DataParallel.txt (a copy in yleintel/astra-sim): its 54 "
+            "layers' GEMMs (conv1 M = 12544 = 112^2, i.e. one image per NPU) total 4,089,184,256 "
+            "multiply-adds per pass, 3 passes (forward, input and weight gradient) in "
+            "380,038 + 377,463 + 337,813 = 1,095,314 cycles: 12,267,552,768 / 1,095,314 = "
+            "11,200 per cycle = 68.36 % of aries.md Table II's 16 x 32 x 32 = 16,384")
+        .range("0.01", "1");
 }
 
 std::optional<int> chiplet_training_section::hand_out(const config_node& t,
@@ -101,6 +133,14 @@ std::optional<int> chiplet_training_section::hand_out(const config_node& t,
     s.pe_clock = m_pe_clock;
     s.dram_bandwidth = m_dram_bandwidth;
     s.vector_flops_per_cycle = m_vector_flops_per_cycle;
+    using K = noc::chiplet_training::settings;
+    s.pipeline = m_pipeline == pipeline::LAYER_WISE ? K::pipeline_kind::LAYER_WISE
+                                                    : K::pipeline_kind::BACKWARD;
+    s.iterations = m_iterations;
+    s.lifo = m_lifo;
+    s.compute =
+        m_compute == compute::ASTRA_SIM ? K::compute_kind::ASTRA_SIM : K::compute_kind::PE_ARRAY;
+    s.astra_utilisation = m_astra_utilisation;
     const chiplet_training_sink::package p = b->chiplet_training->chiplet_package();
     auto plan = std::make_unique<noc::chiplet_training>(s, p.chiplets, p.cycle_ps, t.loc(), base);
     b->chiplet_training->accept_training(std::move(plan), t.loc(), base);

@@ -35,6 +35,13 @@ private:
     units::frequency m_pe_clock;
     units::bandwidth m_dram_bandwidth;
     double m_vector_flops_per_cycle = 32;
+    enum class pipeline { BACKWARD, LAYER_WISE };
+    enum class compute { PE_ARRAY, ASTRA_SIM };
+    pipeline m_pipeline = pipeline::BACKWARD;
+    std::uint64_t m_iterations = 2;
+    bool m_lifo = true;
+    compute m_compute = compute::PE_ARRAY;
+    double m_astra_utilisation = 0.6836;
 };
 
 }  // namespace trainvp::drivers

@@ -265,7 +265,8 @@ TEST(chiplet_training_section, hands_the_package_a_plan_built_for_it) {
     }
     EXPECT_EQ(join(keys),
               "noc, workload_model, batch, bucket_size, allreduce_embeddings, pes, pe_array, "
-              "pe_buffer, global_buffer, pe_clock, dram_bandwidth, vector_flops_per_cycle");
+              "pe_buffer, global_buffer, pe_clock, dram_bandwidth, vector_flops_per_cycle, "
+              "pipeline, iterations, lifo, compute, astra_utilisation");
     cluster c(1);
     fake_package package;
     c.platform.add("noc", "noc.interposer", nullptr, std::nullopt);

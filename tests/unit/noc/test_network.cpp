@@ -161,3 +161,39 @@ TEST(uniform_traffic, offered_load_matches_the_rate) {
 
 }  // namespace
 }  // namespace trainvp::noc
+
+namespace trainvp::noc {
+namespace {
+
+// ARIES's circuit-switched local path (router.circuit_local): two children's packets reaching
+// their parent through two input ports in the same cycles eject side by side, each at the
+// zero-load closed form (1 hop: s + L + s + F - 1 = 21 cycles for F = 8); through a
+// conventional one-flit ejection port the second waits for the first's flits (F more cycles
+// for the later tail, here 8).  The same at message level (the ejection port's capacity).
+std::uint64_t slower_child(bool circuit, bool message) {
+    const auto t = noc_topology::mesh(4);
+    const auto rt = route_table::dimension_order(t);
+    network_config cfg;
+    cfg.circuit_local = circuit;
+    cfg.message_level = message;
+    noc_network net(t, rt, cfg);
+    std::uint64_t worst = 0;
+    net.on_delivered = [&](const noc_packet& p, std::uint64_t at) {
+        worst = std::max(worst, at - p.created);
+    };
+    net.add_packet(1, 0, 8, 0, true);  // arrives on -x
+    net.add_packet(4, 0, 8, 0, true);  // arrives on -y
+    net.run_until(100000);
+    EXPECT_TRUE(net.idle());
+    return worst;
+}
+
+TEST(noc_network, circuit_switched_local_path_ejects_children_side_by_side) {
+    for (bool message : {false, true}) {
+        EXPECT_EQ(slower_child(true, message), closed_form(1, 2, 10, 8)) << message;
+        EXPECT_EQ(slower_child(false, message), closed_form(1, 2, 10, 8) + 8) << message;
+    }
+}
+
+}  // namespace
+}  // namespace trainvp::noc

@@ -1,0 +1,154 @@
+// The NoC power model (noc/energy): static energy of an idle NoC over T is the sum of its
+// components' static power times T, counted by hand per topology; dynamic energy of one flit
+// over n hops is the per-event energies times the events a hand count of the router pipeline
+// gives.  Tolerances: 1e-9 relative (floating-point sums of the same terms in another order).
+#include <gtest/gtest.h>
+
+#include "noc/energy/noc_energy.h"
+#include "noc/energy/noc_inventory.h"
+#include "noc/network/noc_network.h"
+
+namespace trainvp::noc {
+namespace {
+
+constexpr double k_rel = 1e-9;
+
+energy_params distinct_powers() {
+    // Distinct, non-round values so that a component counted with another's weight shows.
+    energy_params e;
+    e.router_static.mw = 1.3;
+    e.crosspoint_static.mw = 0.07;
+    e.port_static.mw = 0.21;
+    e.buffer_static.mw = 0.011;
+    e.link_static.mw_per_mm = 0.017;
+    e.mux_static.mw = 0.05;
+    e.segment_switch_static.mw = 0.003;
+    return e;
+}
+
+// Components of a k x k mesh by hand: k^2 routers of 5 ports, 2 * 2k(k-1) one-pitch
+// unidirectional links.
+TEST(noc_energy, idle_mesh_leaks_the_sum_of_its_components_times_t) {
+    const int k = 4, vcs = 4, depth = 32;
+    const double pitch = 3.0, t_ns = 12345.0;
+    const energy_params e = distinct_powers();
+    const auto topo = noc_topology::mesh(k);
+    const noc_inventory inv = noc_inventory::of(topo, vcs, depth, pitch);
+    EXPECT_EQ(inv.routers, 16u);
+    EXPECT_EQ(inv.ports, 80u);
+    EXPECT_EQ(inv.crosspoints, 16u * 25u);
+    EXPECT_EQ(inv.buffer_slots, 80u * 4u * 32u);
+    EXPECT_DOUBLE_EQ(inv.link_mm, 48 * 3.0);
+    EXPECT_EQ(inv.muxes, 0u);
+    const double by_hand_mw = 16 * 1.3 + 400 * 0.07 + 80 * 0.21 + 10240 * 0.011 + 144 * 0.017;
+
+    // An idle network: no events, so all the energy is static.
+    noc_network net(topo, route_table::dimension_order(topo), network_config{});
+    net.run_until(12345);
+    const energy_totals tot = energy_totals::of(net.counts(), e, pitch, 544, false, inv, t_ns);
+    EXPECT_EQ(tot.dynamic_pj(), 0.0);
+    EXPECT_NEAR(tot.static_mw, by_hand_mw, k_rel * by_hand_mw);
+    EXPECT_NEAR(tot.total_pj(), by_hand_mw * t_ns, k_rel * by_hand_mw * t_ns);
+}
+
+// A 4x4 flattened butterfly: 2k - 1 = 7 ports per router (its radix), each row and column
+// fully connected, a link between positions i and j |i - j| pitches long: per row the ordered
+// pairs' distances sum to 2 (3*1 + 2*2 + 1*3) = 20 pitches; 8 rows and columns.
+TEST(noc_energy, flattened_butterfly_pays_for_its_radix_and_its_long_links) {
+    const double pitch = 3.0;
+    const energy_params e = distinct_powers();
+    const noc_inventory inv = noc_inventory::of(noc_topology::flattened_butterfly(4), 4, 32, pitch);
+    EXPECT_EQ(inv.ports, 16u * 7u);
+    EXPECT_EQ(inv.crosspoints, 16u * 49u);
+    EXPECT_EQ(inv.buffer_slots, 112u * 128u);
+    EXPECT_DOUBLE_EQ(inv.link_mm, 8 * 20 * 3.0);
+    const double by_hand_mw = 16 * 1.3 + 784 * 0.07 + 112 * 0.21 + 14336 * 0.011 + 480 * 0.017;
+    EXPECT_NEAR(inv.static_mw(e), by_hand_mw, k_rel * by_hand_mw);
+}
+
+// ARIES: the mesh plus 4 muxes and 4 segment switches per router, and the configured bypass
+// segments' wires by length (here one 3-pitch segment used in both directions).
+TEST(noc_energy, aries_adds_muxes_switches_and_its_configured_segments) {
+    const double pitch = 3.0;
+    const energy_params e = distinct_powers();
+    bypass_segment s;
+    s.dim = 0, s.line = 0, s.track = 0, s.from = 0, s.to = 3;
+    s.fwd_out = PORT_XM, s.fwd_in = PORT_XM;  // the row ends' idle ports
+    s.bwd_out = PORT_XP, s.bwd_in = PORT_XP;
+    const auto topo = noc_topology::aries(4, {s});
+    const noc_inventory inv = noc_inventory::of(topo, 4, 32, pitch);
+    EXPECT_EQ(inv.muxes, 64u);
+    EXPECT_EQ(inv.segment_switches, 64u);
+    // 48 mesh links of one pitch and the segment's two directions of three.
+    double mm = 0;
+    int bypass = 0;
+    for (const auto& c : topo.channels()) {
+        mm += c.length * pitch;
+        bypass += c.kind == channel_kind::BYPASS_X;
+    }
+    EXPECT_EQ(bypass, 2);
+    EXPECT_DOUBLE_EQ(mm, (48 + 2 * 3) * pitch);
+    EXPECT_DOUBLE_EQ(inv.link_mm, mm);
+    const double by_hand_mw =
+        16 * 1.3 + 400 * 0.07 + 80 * 0.21 + 10240 * 0.011 + mm * 0.017 + 64 * 0.05 + 64 * 0.003;
+    EXPECT_NEAR(inv.static_mw(e), by_hand_mw, k_rel * by_hand_mw);
+}
+
+// One single-flit packet over n mesh hops: it is written into and read from n + 1 input
+// buffers (the source's local port and each router it reaches), crosses n + 1 crossbars, wins
+// n + 1 switch allocations (the destination's for the ejection port) and n VC allocations
+// (one per link it leaves on; ejection takes no VC), and crosses n one-pitch links.
+TEST(noc_energy, one_flit_over_n_hops_by_hand) {
+    energy_params e;
+    e.buffer_write.pj_per_bit = 0.006;
+    e.buffer_read.pj_per_bit = 0.005;
+    e.crossbar.pj_per_bit = 0.008;
+    e.allocation.pj = 0.25;
+    e.link.pj_per_bit_mm = 0.1;
+    const double bits = 544, pitch = 3.0;
+    const auto topo = noc_topology::mesh(4);
+    const auto rt = route_table::dimension_order(topo);
+    for (auto [dst, n] : {std::pair{1, 1}, {3, 3}, {15, 6}}) {
+        noc_network net(topo, rt, network_config{});
+        net.add_packet(0, dst, 1, 0, true);
+        net.run_until(10000);
+        ASSERT_TRUE(net.idle());
+        const network_counts& c = net.counts();
+        const double routers = n + 1;
+        const double by_hand = routers * bits * (0.006 + 0.005 + 0.008) + (routers + n) * 0.25 +
+                               n * pitch * bits * 0.1;
+        const energy_totals t = energy_totals::of(c, e, pitch, bits, false, noc_inventory{}, 0);
+        EXPECT_EQ(c.flit_hops, static_cast<std::uint64_t>(n));
+        EXPECT_NEAR(t.dynamic_pj(), by_hand, k_rel * by_hand) << "0 -> " << dst;
+        EXPECT_EQ(t.static_pj, 0.0);
+    }
+}
+
+// The same flit over ARIES's 3-pitch bypass segment: one hop, 3 pitches of wire, one input
+// mux and two segment switches.  Router 0 (the row's west end) leaves on its idle -x output,
+// router 3 (the east end) receives on its idle -x input, so the row's mesh links stay.
+TEST(noc_energy, one_flit_over_a_bypass_segment_by_hand) {
+    energy_params e;
+    e.mux.pj_per_bit = 0.002;
+    e.segment_switch.pj_per_bit = 0.001;
+    const double bits = 544, pitch = 3.0;
+    bypass_segment s;
+    s.dim = 0, s.line = 0, s.track = 0, s.from = 0, s.to = 3;
+    s.fwd_out = PORT_XM, s.fwd_in = PORT_XM;
+    const auto topo = noc_topology::aries(4, {s});
+    const auto rt = route_table::dimension_order(topo);
+    noc_network net(topo, rt, network_config{});
+    net.add_packet(0, 3, 1, 0, true);
+    net.run_until(10000);
+    ASSERT_TRUE(net.idle());
+    const network_counts& c = net.counts();
+    ASSERT_EQ(c.flit_hops, 1u);
+    ASSERT_EQ(c.bypass_flit_hops, 1u);
+    const double by_hand = 2 * bits * (0.006 + 0.005 + 0.008) + 3 * 0.25 + 3 * pitch * bits * 0.1 +
+                           bits * 0.002 + 2 * bits * 0.001;
+    const energy_totals t = energy_totals::of(c, e, pitch, bits, true, noc_inventory{}, 0);
+    EXPECT_NEAR(t.dynamic_pj(), by_hand, k_rel * by_hand);
+}
+
+}  // namespace
+}  // namespace trainvp::noc
