@@ -8,29 +8,15 @@
 
 #include "noc/chiplet/layer_pipeline_traffic.h"
 #include "noc/network/noc_network.h"
+#include "tests/unit/noc/ring_alone.h"
 #include "workloads/collectives/collectives.h"
 
 namespace trainvp::noc {
 namespace {
 
-constexpr int k = 4;
-
-std::unique_ptr<collective_traffic> ring(std::uint64_t bytes) {
-    return std::make_unique<collective_traffic>(collectives::ring_allreduce(k * k, bytes / 4),
-                                                ring_mapping(k), 68.0, 8);
-}
-
-std::uint64_t alone(std::uint64_t bytes) {
-    const auto t = noc_topology::mesh(k);
-    const auto rt = route_table::dimension_order(t);
-    noc_network net(t, rt, network_config{});
-    auto c = ring(bytes);
-    c->attach(net);
-    net.set_source(c.get());
-    net.run_until(100000000);
-    EXPECT_TRUE(c->done());
-    return c->finish_cycle();
-}
+constexpr int k = test::k_ring_k;
+using test::alone;
+using test::ring;
 
 struct result {
     std::uint64_t period, run_end, compute, communication;
