@@ -307,6 +307,23 @@ void flow_fabric::post_allreduce(std::uint32_t port, const nic_msg_ext& ext, std
         const collectives::collective_info* info = reg.find(m_collective);
         c.ranks.resize(m_endpoints);
         collectives::schedule s;
+        auto compact = [](const std::vector<collectives::step>& steps) {
+            std::vector<compact_step> out;
+            out.reserve(steps.size());
+            for (const collectives::step& st : steps) {
+                if (st.range.count >= (std::uint64_t{1} << 38)) {
+                    throw std::invalid_argument("a step of more than 1 TiB");
+                }
+                compact_step x{};
+                x.bytes = st.range.count * 4;
+                x.kind = static_cast<std::uint64_t>(st.kind);
+                x.peer = static_cast<std::uint64_t>(st.peer);
+                x.round = st.round;
+                x.tag = st.tag;
+                out.push_back(x);
+            }
+            return out;
+        };
         try {
             // A collective that only needs enough ranks gives one rank's steps at a time;
             // the others go through make(), which checks what they need.
@@ -316,19 +333,18 @@ void flow_fabric::post_allreduce(std::uint32_t port, const nic_msg_ext& ext, std
                                   !info->needs.even_grid && !info->needs.perfect_power;
             if (per_rank) {
                 for (std::uint32_t r = 0; r < m_endpoints; ++r) {
-                    c.ranks[r].steps = info->rank_steps(args, static_cast<int>(r));
+                    c.ranks[r].steps = compact(info->rank_steps(args, static_cast<int>(r)));
                 }
             } else {
                 s = reg.make(m_collective, args);
                 for (std::uint32_t r = 0; r < m_endpoints; ++r) {
-                    c.ranks[r].steps = std::move(s.steps[r]);
+                    c.ranks[r].steps = compact(s.steps[r]);
                 }
             }
         } catch (const std::exception& e) {
             throw sim_error(path() + ": collective '" + m_collective + "' over " +
                             std::to_string(m_endpoints) + " endpoints: " + e.what());
         }
-        for (rank_run& r : c.ranks) r.groups = collectives::group_by_round(r.steps);
     }
     if (ext.bytes != c.bytes) {
         throw sim_error(path() + ": allreduce " + std::to_string(ext.tag) + " of " +
@@ -349,18 +365,19 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
     collective_run& c = m_collectives.at(tag);
     rank_run& r = c.ranks[rank];
     // Empty steps move nothing (schedule.h); a round of only empty steps is skipped.
-    while (r.group < r.groups.size()) {
-        const collectives::step_group& g = r.groups[r.group++];
+    while (r.next < r.steps.size()) {
+        const std::uint32_t round = r.steps[r.next].round;
         r.sends_left = r.recvs_left = 0;
         r.ready = now;
         r.reduce_bytes = 0;
         r.waiting.clear();
-        for (std::size_t i = g.begin; i < g.end; ++i) {
-            const collectives::step& st = r.steps[i];
-            if (st.range.count == 0) continue;
+        for (; r.next < r.steps.size() && r.steps[r.next].round == round; ++r.next) {
+            const compact_step& st = r.steps[r.next];
+            if (st.bytes == 0) continue;
             const auto peer = static_cast<std::uint32_t>(st.peer);
-            const std::uint64_t bytes = st.range.count * 4;
-            if (st.kind == collectives::step_kind::SEND) {
+            const std::uint64_t bytes = st.bytes;
+            const auto kind = static_cast<collectives::step_kind>(st.kind);
+            if (kind == collectives::step_kind::SEND) {
                 std::uint32_t f;
                 if (!m_free_coll_flows.empty()) {
                     f = m_free_coll_flows.back();
@@ -383,7 +400,7 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
                 ++m_collective_flows;
                 continue;
             }
-            if (st.kind == collectives::step_kind::RECV_REDUCE) r.reduce_bytes += bytes;
+            if (kind == collectives::step_kind::RECV_REDUCE) r.reduce_bytes += bytes;
             const std::uint64_t key = (std::uint64_t{peer} << 32) | st.tag;
             auto e = std::find_if(r.early.begin(), r.early.end(),
                                   [key](const auto& a) { return a.first == key; });
@@ -398,8 +415,7 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
         }
         if (r.sends_left > 0 || r.recvs_left > 0 || r.reduce_bytes > 0) break;
     }
-    if (r.sends_left == 0 && r.recvs_left == 0 && r.reduce_bytes == 0 &&
-        r.group == r.groups.size()) {
+    if (r.sends_left == 0 && r.recvs_left == 0 && r.reduce_bytes == 0 && r.next == r.steps.size()) {
         // Done: the host's op completes.
         r.done = true;
         nic_msg_ext done;
