@@ -26,6 +26,9 @@ void params::apply_to(void* obj, const std::vector<param_decl>& decls) const {
             d.apply(obj, *v, key);
         } else if (d.required) {
             throw input_error(m_where, key, "missing required param (" + d.description + ")");
+        } else if (d.default_text.empty()) {
+            // An empty default is "not set": the member keeps its initial value, and the block
+            // asks find() whether the config gave one.
         } else {
             d.apply(obj, default_value(d), key);
         }

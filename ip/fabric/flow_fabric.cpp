@@ -21,47 +21,92 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
         "No DMA, PCIe or host memory traffic: use packet or message granularity for those");
     d.choice("topology", &flow_fabric::m_kind,
              {{"single_switch", fabric::topology_kind::SINGLE_SWITCH},
-              {"leaf_spine", fabric::topology_kind::LEAF_SPINE}},
+              {"leaf_spine", fabric::topology_kind::LEAF_SPINE},
+              {"fat_tree", fabric::topology_kind::FAT_TREE},
+              {"rail_optimised", fabric::topology_kind::RAIL_OPTIMISED}},
              "single_switch",
              "single_switch: every endpoint on one non-blocking switch; leaf_spine: "
              "hosts_per_leaf endpoints per leaf switch, every leaf linked to each of `spines` "
-             "spine switches (fabric/topology/fabric_topology.h)");
+             "spine switches; fat_tree: three tiers of k-port switches (pods of k/2 leaves and "
+             "k/2 aggregation switches, (k/2)^2 cores); rail_optimised: hosts of `rails` NICs, "
+             "rail r of hosts_per_leaf hosts on one leaf, leaves linked to `spines` spines "
+             "(fabric/topology/fabric_topology.h)");
     d.required("endpoints", &flow_fabric::m_endpoints,
-               "Endpoints (hosts); host[i] and notify[i] are node i's")
+               "Endpoints (NICs); host[i] and notify[i] are endpoint i's")
         .range("2", "1048576");
     d.param("rate", &flow_fabric::m_rate, "10Gb/s",
             "Line rate of each endpoint's NIC and link, both directions (the NIC serialises at "
             "it)")
         .range("1Mb/s", "1.6Tb/s");
     d.param("uplink_rate", &flow_fabric::m_uplink_rate, "0Gb/s",
-            "leaf_spine: rate of each leaf-spine link, each direction (0: the endpoints' rate). "
-            "Oversubscription = hosts_per_leaf x rate / (spines x uplink_rate)")
+            "leaf_spine, rail_optimised, fat_tree: rate of each leaf-spine (leaf-aggregation) "
+            "link, each direction (0: from `oversubscription`, else the endpoints' rate)")
+        .range("0Gb/s", "1.6Tb/s");
+    d.param("oversubscription", &flow_fabric::m_oversubscription, "0",
+            "leaf_spine, rail_optimised: a leaf's downlink to uplink capacity, hosts_per_leaf x "
+            "rate / (spines x uplink_rate), e.g. 2 for 2:1; sets uplink_rate (give one of the "
+            "two; 0: not set)")
+        .range("0", "1000");
+    d.param("core_rate", &flow_fabric::m_core_rate, "0Gb/s",
+            "fat_tree: rate of each aggregation-core link, each direction (0: uplink_rate)")
         .range("0Gb/s", "1.6Tb/s");
     d.param("hosts_per_leaf", &flow_fabric::m_hosts_per_leaf, "0",
-            "leaf_spine: endpoints under each leaf switch (must divide endpoints)")
+            "leaf_spine, fat_tree: endpoints under each leaf switch (must divide endpoints; "
+            "fat_tree: k/2 for full bisection, 0 = k/2); rail_optimised: hosts per leaf group")
         .range("0", "1048576");
-    d.param("spines", &flow_fabric::m_spines, "0", "leaf_spine: spine switches")
+    d.param("spines", &flow_fabric::m_spines, "0", "leaf_spine, rail_optimised: spine switches")
         .range("0", "65536");
+    d.param("k", &flow_fabric::m_k, "0",
+            "fat_tree: ports per switch (even); up to k pods of k/2 leaves, k^3/4 endpoints at "
+            "hosts_per_leaf = k/2")
+        .range("0", "1024");
+    d.param("rails", &flow_fabric::m_rails, "1",
+            "rail_optimised: NICs per host (endpoint = host x rails + rail)")
+        .range("1", "64");
     d.choice("ecmp", &flow_fabric::m_ecmp,
              {{"hash", fabric::ecmp_rule::HASH}, {"fixed", fabric::ecmp_rule::FIXED}}, "hash",
-             "leaf_spine: which spine a flow between leaves crosses: a deterministic hash of "
-             "(source, destination, message) or message id mod spines");
+             "Which of equal paths a flow between leaves takes (spine, aggregation switch, "
+             "core): a deterministic hash of (source, destination, message) or message id mod "
+             "the choices");
     d.choice_of(
         "collective", &flow_fabric::m_collective,
         [] {
-            return collectives::collective_registry::global().names_for(collectives::fabric::HOST);
+            return collectives::collective_registry::global().names_for(collectives::fabric::FLOW);
         },
         "ring",
         "The all-reduce an allreduce op handed over whole runs (workload.training `offload: "
-        "true` with this algorithm): its schedule from workloads/collectives, rank i = "
-        "endpoint i, in the fabric's own loop");
+        "true` with this algorithm): its schedule from workloads/collectives over the ranks "
+        "of rank_order, in the fabric's own loop");
+    d.choice("rank_order", &flow_fabric::m_rank_order,
+             {{"endpoints", rank_order::ENDPOINTS}, {"by_leaf", rank_order::BY_LEAF}},
+             "endpoints",
+             "Which endpoint each rank of a collective handed over is: endpoints (rank i = "
+             "endpoint i) or by_leaf (the endpoints leaf by leaf, so that a ring's neighbours "
+             "share a leaf: the topology-aware order, e.g. across the rails of "
+             "rail_optimised)");
+    d.param("group", &flow_fabric::m_group, "0",
+            "Grid collectives (ring_2d, concentrated_multi_tree): ranks per row, the first "
+            "level's group (0: the topology's endpoints per leaf, one switch's hosts; "
+            "single_switch: the whole-number square root)")
+        .range("0", "1048576");
+    d.param("levels", &flow_fabric::m_levels, "2",
+            "hierarchical_ring: levels of equal size endpoints^(1/levels)")
+        .range("1", "8");
     d.param("reduce_rate", &flow_fabric::m_reduce_rate, "0GB/s",
             "Bytes per second an endpoint adds a received block into its own (a collective's "
             "reduction; 0 = free). A host's memory-bound sum reads two blocks and writes one: "
             "about its memory bandwidth / 3")
         .range("0GB/s", "100TB/s");
     d.param("propagation", &flow_fabric::m_propagation, "10ns",
-            "Propagation delay of each link (ethernet.link's default: ~2 m of cable)")
+            "Propagation delay of each endpoint's link (ethernet.link's default: ~2 m of "
+            "cable)")
+        .range("0ns", "1s");
+    d.param("uplink_propagation", &flow_fabric::m_uplink_propagation, "",
+            "Propagation delay of each leaf-spine (leaf-aggregation) link; not set: propagation")
+        .range("0ns", "1s");
+    d.param("core_propagation", &flow_fabric::m_core_propagation, "",
+            "fat_tree: propagation delay of each aggregation-core link; not set: "
+            "uplink_propagation")
         .range("0ns", "1s");
     d.param("switch_latency", &flow_fabric::m_switch_latency, "1us",
             "Port-to-port latency of each switch (ethernet.switch's default `latency`, a "
@@ -101,34 +146,9 @@ flow_fabric::flow_fabric(const sc_core::sc_module_name& name, const params& p)
                           "`simulation: {granularity: flow}` (or use NICs, links and switches "
                           "for packet or message level)");
     }
-    fabric::topology_spec s;
-    s.kind = m_kind;
-    s.endpoints = static_cast<std::uint32_t>(m_endpoints);
-    s.host_rate = m_rate.bytes_per_s;
-    s.uplink_rate = m_uplink_rate.bytes_per_s > 0 ? m_uplink_rate.bytes_per_s : m_rate.bytes_per_s;
-    s.hosts_per_leaf = static_cast<std::uint32_t>(m_hosts_per_leaf);
-    s.spines = static_cast<std::uint32_t>(m_spines);
-    s.propagation_ps = m_propagation.ps;
-    s.switch_latency_ps = m_switch_latency.ps;
-    s.ecmp = m_ecmp;
-    try {
-        m_topo = std::make_unique<fabric::fabric_topology>(s);
-    } catch (const std::invalid_argument& e) {
-        const config_node* v =
-            p.find(m_kind == fabric::topology_kind::LEAF_SPINE ? "hosts_per_leaf" : "endpoints");
-        throw input_error(v ? v->loc() : p.where(), path() + ".topology",
-                          std::string("impossible topology: ") + e.what());
-    }
+    m_topo = make_topology(p);
     m_engine = std::make_unique<fabric::flow_engine>(m_topo->capacities());
-    const collectives::collective_info* info =
-        collectives::collective_registry::global().find(m_collective);
-    if (info != nullptr && info->needs.aggregator) {
-        const config_node* v = p.find("collective");
-        throw input_error(v ? v->loc() : p.where(), path() + ".collective",
-                          "'" + m_collective +
-                              "' needs an aggregator rank; the fabric runs all-reduces among "
-                              "its endpoints");
-    }
+    plan_collective(p);
     const std::size_t n = m_endpoints;
     host.init(n);
     notify.init(n);
@@ -143,6 +163,97 @@ flow_fabric::flow_fabric(const sc_core::sc_module_name& name, const params& p)
 }
 
 flow_fabric::~flow_fabric() { m_notify_trans.clear_extension<nic_msg_ext>(); }
+
+void flow_fabric::plan_collective(const params& p) {
+    auto refuse = [&](const std::string& key, const std::string& why) -> input_error {
+        const config_node* v = p.find(key);
+        if (v == nullptr) v = p.find("collective");
+        return input_error(v ? v->loc() : p.where(), path() + "." + key, why);
+    };
+    const auto n = static_cast<std::uint32_t>(m_endpoints);
+    m_endpoint_of_rank.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) m_endpoint_of_rank[i] = i;
+    if (m_rank_order == rank_order::BY_LEAF) m_endpoint_of_rank = m_topo->by_leaf();
+    m_rank_of_endpoint.resize(n);
+    for (std::uint32_t r = 0; r < n; ++r) m_rank_of_endpoint[m_endpoint_of_rank[r]] = r;
+
+    m_args.ranks = static_cast<int>(n);
+    m_args.levels = static_cast<int>(m_levels);
+    std::uint64_t g = m_group;
+    if (g == 0 && m_kind != fabric::topology_kind::SINGLE_SWITCH) {
+        g = m_endpoints / m_topo->leaves();
+    } else if (g == 0) {
+        g = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(n))));
+    }
+    if (g == 0 || m_endpoints % g != 0) {
+        throw refuse("group", "a group of " + std::to_string(g) + " ranks does not divide the " +
+                                  std::to_string(m_endpoints) + " endpoints");
+    }
+    m_args.cols = static_cast<int>(g);
+    m_args.rows = static_cast<int>(m_endpoints / g);
+    const collectives::collective_info* info =
+        collectives::collective_registry::global().find(m_collective);
+    if (info != nullptr && info->needs.aggregator) {
+        throw refuse("collective", "'" + m_collective +
+                                       "' needs an aggregator rank; the fabric runs all-reduces "
+                                       "among its endpoints");
+    }
+    try {
+        collectives::collective_registry::global().check(m_collective, m_args);
+    } catch (const std::invalid_argument& e) {
+        const bool grid = info != nullptr && (info->needs.grid || info->needs.even_grid);
+        throw refuse(grid ? "group" : info != nullptr && info->needs.perfect_power ? "levels"
+                                                                                   : "collective",
+                     std::string("the collective cannot run on these endpoints: ") + e.what());
+    }
+}
+
+std::unique_ptr<fabric::fabric_topology> flow_fabric::make_topology(const params& p) const {
+    using fabric::topology_kind;
+    // An impossible topology is located at the key that shapes it.
+    auto refuse = [&](const std::string& key, const std::string& why) -> input_error {
+        const config_node* v = p.find(key);
+        if (v == nullptr) v = p.find("topology");
+        return input_error(v ? v->loc() : p.where(), path() + "." + key,
+                           "impossible topology: " + why);
+    };
+    fabric::topology_spec s;
+    s.kind = m_kind;
+    s.endpoints = static_cast<std::uint32_t>(m_endpoints);
+    s.host_rate = m_rate.bytes_per_s;
+    s.hosts_per_leaf = static_cast<std::uint32_t>(m_hosts_per_leaf);
+    s.spines = static_cast<std::uint32_t>(m_spines);
+    s.k = static_cast<std::uint32_t>(m_k);
+    s.rails = static_cast<std::uint32_t>(m_rails);
+    if (m_kind == topology_kind::FAT_TREE && s.hosts_per_leaf == 0) s.hosts_per_leaf = s.k / 2;
+    s.uplink_rate = m_uplink_rate.bytes_per_s > 0 ? m_uplink_rate.bytes_per_s : s.host_rate;
+    if (m_oversubscription > 0) {
+        if (m_kind != topology_kind::LEAF_SPINE && m_kind != topology_kind::RAIL_OPTIMISED) {
+            throw refuse("oversubscription", "only leaf_spine and rail_optimised take it");
+        }
+        if (m_uplink_rate.bytes_per_s > 0) {
+            throw refuse("oversubscription", "give uplink_rate or oversubscription, not both");
+        }
+        if (s.spines == 0) throw refuse("spines", "leaf_spine needs spines >= 1");
+        s.uplink_rate = s.hosts_per_leaf * s.host_rate / (s.spines * m_oversubscription);
+    }
+    s.core_rate = m_core_rate.bytes_per_s > 0 ? m_core_rate.bytes_per_s : s.uplink_rate;
+    s.propagation_ps = m_propagation.ps;
+    s.uplink_propagation_ps =
+        p.find("uplink_propagation") != nullptr ? m_uplink_propagation.ps : s.propagation_ps;
+    s.core_propagation_ps =
+        p.find("core_propagation") != nullptr ? m_core_propagation.ps : s.uplink_propagation_ps;
+    s.switch_latency_ps = m_switch_latency.ps;
+    s.ecmp = m_ecmp;
+    try {
+        return std::make_unique<fabric::fabric_topology>(s);
+    } catch (const std::invalid_argument& e) {
+        const char* key = m_kind == topology_kind::SINGLE_SWITCH ? "endpoints"
+                          : m_kind == topology_kind::FAT_TREE    ? "k"
+                                                                 : "hosts_per_leaf";
+        throw refuse(key, e.what());
+    }
+}
 
 void flow_fabric::host_b_transport(int port, tlm::tlm_generic_payload& trans,
                                    sc_core::sc_time& delay) {
@@ -300,8 +411,7 @@ void flow_fabric::post_allreduce(std::uint32_t port, const nic_msg_ext& ext, std
     if (c.ranks.empty()) {
         // The schedule, one rank's steps at a time where the collective can give them so.
         c.bytes = ext.bytes;
-        collectives::collective_args args;
-        args.ranks = static_cast<int>(m_endpoints);
+        collectives::collective_args args = m_args;
         args.elements = ext.bytes / 4;
         const auto& reg = collectives::collective_registry::global();
         const collectives::collective_info* info = reg.find(m_collective);
@@ -351,14 +461,15 @@ void flow_fabric::post_allreduce(std::uint32_t port, const nic_msg_ext& ext, std
                         std::to_string(ext.bytes) + " B from node " + std::to_string(port) +
                         ", but another node posted it with " + std::to_string(c.bytes) + " B");
     }
-    rank_run& r = c.ranks[port];
+    const std::uint32_t rank = m_rank_of_endpoint[port];
+    rank_run& r = c.ranks[rank];
     if (r.posted) {
         throw sim_error(path() + ": node " + std::to_string(port) + " posted allreduce " +
                         std::to_string(ext.tag) + " twice");
     }
     r.posted = true;
     r.msg_id = ext.msg_id;
-    push_timed(at_ps, timed_kind::START, ext.tag, port, 0);
+    push_timed(at_ps, timed_kind::START, ext.tag, rank, 0);
 }
 
 void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64_t now) {
@@ -394,7 +505,8 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
                 cf.wire = transfer_wire(bytes);
                 cf.first_frame_ps =
                     m_rate.transfer_time(frame_wire(std::min(bytes, frame_payload()))).ps;
-                m_topo->route(rank, peer, (std::uint64_t{tag} << 32) | st.tag, m_route);
+                m_topo->route(m_endpoint_of_rank[rank], m_endpoint_of_rank[peer],
+                              (std::uint64_t{tag} << 32) | st.tag, m_route);
                 m_engine->add(k_collective_flow | f, static_cast<double>(cf.wire), m_route);
                 ++r.sends_left;
                 ++m_collective_flows;
@@ -424,9 +536,9 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
         done.tag = tag;
         done.bytes = c.bytes;
         ++m_collectives_done;
-        const std::uint32_t msg_rank = rank;
+        const std::uint32_t endpoint = m_endpoint_of_rank[rank];
         if (++c.finished == c.ranks.size()) m_collectives.erase(tag);
-        notify_host(msg_rank, done, now);
+        notify_host(endpoint, done, now);
         return;
     }
     m_max_flows.set(std::max(m_max_flows.value(), static_cast<double>(m_engine->active())));
@@ -446,8 +558,9 @@ void flow_fabric::round_may_end(std::uint32_t tag, std::uint32_t rank, std::uint
 void flow_fabric::collective_flow_done(std::uint32_t index, std::uint64_t now) {
     const collective_flow cf = m_coll_flows[index];
     m_free_coll_flows.push_back(index);
-    const std::uint64_t sw = m_topo->switches(cf.src, cf.dst);
-    const std::uint64_t tail = m_topo->latency_ps(cf.src, cf.dst) + sw * cf.first_frame_ps;
+    const std::uint32_t src = m_endpoint_of_rank[cf.src], dst = m_endpoint_of_rank[cf.dst];
+    const std::uint64_t tail =
+        m_topo->latency_ps(src, dst) + m_topo->switches(src, dst) * cf.first_frame_ps;
     push_timed(now + tail, timed_kind::ARRIVE, cf.tag, cf.dst,
                (std::uint64_t{cf.src} << 32) | cf.step_tag);
     m_wire_bytes += cf.wire;

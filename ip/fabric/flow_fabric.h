@@ -23,6 +23,7 @@
 #include "ip/ethernet/framing.h"
 #include "ip/ethernet/packet_ext.h"
 #include "kit/ip_module.h"
+#include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule.h"
 #include "workloads/drivers/nic_capabilities.h"
 
@@ -66,6 +67,9 @@ private:
         }
     };
 
+    std::unique_ptr<fabric::fabric_topology> make_topology(const params& p) const;
+    // The ranks of a collective handed over and its args; refuses what cannot run.
+    void plan_collective(const params& p);
     void host_b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     // The engine: starts the messages whose time has come, reports the finished ones, and
     // sleeps until the next of either.
@@ -130,20 +134,33 @@ private:
     // Runs what is due at `now` until nothing is; returns the next time anything is due.
     double run_due(std::uint64_t now);
 
+    enum class rank_order { ENDPOINTS, BY_LEAF };
+
     // Params.
     fabric::topology_kind m_kind = fabric::topology_kind::SINGLE_SWITCH;
     std::uint64_t m_endpoints = 0;
     units::bandwidth m_rate;
     units::bandwidth m_uplink_rate;
+    double m_oversubscription = 0;
+    units::bandwidth m_core_rate;
     std::uint64_t m_hosts_per_leaf = 0;
     std::uint64_t m_spines = 0;
-    units::duration m_propagation;
+    std::uint64_t m_k = 0;
+    std::uint64_t m_rails = 1;
+    units::duration m_propagation, m_uplink_propagation, m_core_propagation;
     units::duration m_switch_latency;
     fabric::ecmp_rule m_ecmp = fabric::ecmp_rule::HASH;
     std::string m_collective;
+    rank_order m_rank_order = rank_order::ENDPOINTS;
+    std::uint64_t m_group = 0;
+    std::uint64_t m_levels = 2;
     units::bandwidth m_reduce_rate;
 
     std::unique_ptr<fabric::fabric_topology> m_topo;
+    // A collective's ranks: the endpoint of each rank and the rank of each endpoint
+    // (rank_order), and its args but for the vector's length.
+    std::vector<std::uint32_t> m_endpoint_of_rank, m_rank_of_endpoint;
+    collectives::collective_args m_args;
     std::unique_ptr<fabric::flow_engine> m_engine;
     wake_queue::engine m_step;
     std::vector<message> m_messages;  // by slot; m_free_slots reusable

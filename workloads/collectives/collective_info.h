@@ -18,9 +18,10 @@ enum class fabric {
     HOST,  // hosts' op lists (workloads/iteration training_builder, `workload.training`)
     NOC,   // the chiplet interposer, one rank per router (noc.interposer `collective`)
     FPGA,  // the smart NIC's control FSM (fpga.allreduce runs the pipelined ring)
+    FLOW,  // the flow-level cluster fabric (fabric.flow), an all-reduce handed over whole
 };
 
-// "host", "noc", "fpga".
+// "host", "noc", "fpga", "flow".
 const char* fabric_name(fabric f);
 
 // Everything a factory may read.  A collective reads the fields it documents and ignores the

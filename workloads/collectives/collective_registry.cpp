@@ -35,6 +35,8 @@ const char* fabric_name(fabric f) {
             return "noc";
         case fabric::FPGA:
             return "fpga";
+        case fabric::FLOW:
+            return "flow";
     }
     return "?";
 }
@@ -91,6 +93,11 @@ std::vector<std::string> collective_registry::names_for(fabric f) const {
 }
 
 schedule collective_registry::make(const std::string& name, const collective_args& a) const {
+    check(name, a);
+    return get(name).make(a);
+}
+
+void collective_registry::check(const std::string& name, const collective_args& a) const {
     const collective_info& c = get(name);
     const collective_needs& n = c.needs;
     const std::string what = name + ": ";
@@ -111,7 +118,6 @@ schedule collective_registry::make(const std::string& name, const collective_arg
         throw std::invalid_argument(what + std::to_string(a.ranks) + " ranks is not the " +
                                     std::to_string(a.levels) + "-th power of an integer >= 2");
     }
-    return c.make(a);
 }
 
 collective_registrar::collective_registrar(collective_info (*make_info)()) noexcept {

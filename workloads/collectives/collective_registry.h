@@ -32,6 +32,8 @@ public:
     // The schedule of `name` on `args`: checks the collective's needs (std::invalid_argument
     // saying which), then calls its factory (whose std::invalid_argument passes through).
     schedule make(const std::string& name, const collective_args& args) const;
+    // make()'s checks alone (a consumer checking its configuration before any bytes are known).
+    void check(const std::string& name, const collective_args& args) const;
 
 private:
     collective_registry() : name_registry("collective") {}

@@ -133,7 +133,7 @@ collective_info concentrated_multi_tree_collective() {
     c.needs.min_ranks = 4;
     c.needs.grid = true;
     c.needs.even_grid = true;
-    c.fabrics = {fabric::NOC};
+    c.fabrics = {fabric::NOC, fabric::FLOW};
     c.make = [](const collective_args& a) {
         return concentrated_multi_tree(a.cols, a.rows, a.elements, a.trees, a.degree);
     };

@@ -133,7 +133,7 @@ collective_info halving_doubling_collective() {
         "Halving-doubling: recursive-halving reduce-scatter and recursive-doubling all-gather "
         "(Rabenseifner; smartnic.md §III), folding the extra ranks of a non-power-of-two N "
         "(MPICH)";
-    c.fabrics = {fabric::HOST};
+    c.fabrics = {fabric::HOST, fabric::FLOW};
     c.make = [](const collective_args& a) {
         return halving_doubling_allreduce(a.ranks, a.elements);
     };
@@ -146,7 +146,7 @@ collective_info recursive_doubling_collective() {
     c.description =
         "Recursive doubling: log2 N rounds of exchanging and adding the whole vector "
         "(paleo.md §2 Butterfly AllReduce), folding the extra ranks of a non-power-of-two N";
-    c.fabrics = {fabric::HOST};
+    c.fabrics = {fabric::HOST, fabric::FLOW};
     c.make = [](const collective_args& a) {
         return recursive_doubling_allreduce(a.ranks, a.elements);
     };

@@ -227,7 +227,7 @@ collective_info binomial_tree_collective() {
     c.description =
         "Binomial tree: reduce to rank 0 and broadcast back along a binomial tree, "
         "2 ceil(log2 N) rounds (paleo.md §2 Tree AllReduce)";
-    c.fabrics = {fabric::HOST};
+    c.fabrics = {fabric::HOST, fabric::FLOW};
     c.make = [](const collective_args& a) { return binomial_tree_allreduce(a.ranks, a.elements); };
     return c;
 }
@@ -238,7 +238,7 @@ collective_info double_binary_tree_collective() {
     c.description =
         "Double binary tree: two complementary binary trees, each reducing and broadcasting "
         "half the vector (aries.md §IV-B-1, NCCL)";
-    c.fabrics = {fabric::HOST, fabric::NOC};
+    c.fabrics = {fabric::HOST, fabric::NOC, fabric::FLOW};
     c.make = [](const collective_args& a) { return double_binary_tree(a.ranks, a.elements); };
     return c;
 }
@@ -249,7 +249,7 @@ collective_info multi_tree_collective() {
     c.description =
         "Multi-tree: `trees` rotated `degree`-ary heaps (0: one per rank), tree j reducing "
         "chunk j to its root and broadcasting it back (aries.md §IV-B-2, MultiTree)";
-    c.fabrics = {fabric::NOC};
+    c.fabrics = {fabric::NOC, fabric::FLOW};
     c.make = [](const collective_args& a) {
         return multi_tree(a.ranks, a.elements, a.trees, a.degree);
     };

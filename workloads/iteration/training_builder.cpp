@@ -64,8 +64,12 @@ std::vector<std::uint64_t> split_proportionally(std::uint64_t total,
 }
 
 std::vector<std::string> exchange_algorithm_names() {
-    std::vector<std::string> names =
-        collectives::collective_registry::global().names_for(collectives::fabric::HOST);
+    // The hosts' collectives, then those only a fabric runs handed over whole (offload).
+    const auto& reg = collectives::collective_registry::global();
+    std::vector<std::string> names = reg.names_for(collectives::fabric::HOST);
+    for (const std::string& n : reg.names_for(collectives::fabric::FLOW)) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    }
     names.push_back(k_fpga_ring);
     names.push_back(k_no_exchange);
     return names;
@@ -98,9 +102,10 @@ training_builder::training_builder(const models::model& m, training_options o)
             throw std::invalid_argument(what + ": no exchange algorithm '" + m_options.algorithm +
                                         "'; known: " + known);
         }
-        if (!m_collective->runs_on(collectives::fabric::HOST)) {
+        if (!m_options.offload && !m_collective->runs_on(collectives::fabric::HOST)) {
             throw std::invalid_argument(what + ": collective " + m_options.algorithm +
-                                        " does not run on hosts");
+                                        " does not run on hosts; a fabric that runs it can "
+                                        "(offload: true, fabric.flow with that collective)");
         }
     }
     m_allreduce = is_allreduce(m_options.algorithm);

@@ -22,8 +22,9 @@ namespace trainvp::workloads {
 
 // The gradient exchange is chosen by name (training_options::algorithm): a collective of
 // collectives::collective_registry that runs on hosts (collectives::fabric::HOST: ring,
-// worker_aggregator, binomial_tree, halving_doubling, double_binary_tree, or a plugin's), or
-// one of these two, which are not schedules the hosts run:
+// worker_aggregator, binomial_tree, halving_doubling, double_binary_tree, or a plugin's), one
+// that only a fabric runs handed over whole (collectives::fabric::FLOW with `offload`: ring_2d,
+// hierarchical_ring, ...), or one of these two, which are not schedules the hosts run:
 //   smartnic.md §IV-A: each bucket is one non-blocking `allreduce` op (comm unit) that the
 //   node's smart NIC (fpga.allreduce) runs as a pipelined ring; every worker updates.
 inline constexpr const char* k_fpga_ring = "fpga_ring";
@@ -32,7 +33,7 @@ inline constexpr const char* k_fpga_ring = "fpga_ring";
 inline constexpr const char* k_no_exchange = "none";
 
 // The names `algorithm` accepts, in listing order: the host collectives in registration order,
-// then fpga_ring and none.
+// the fabric-only ones, then fpga_ring and none.
 std::vector<std::string> exchange_algorithm_names();
 
 // True when `algorithm` ends with the sum on every worker, each updating its own weights (all

@@ -45,6 +45,12 @@ TEST(collective_registry, lists_the_built_ins_in_order_with_their_fabrics) {
         (std::vector<std::string>{"ring", "ring_2d", "hierarchical_ring", "double_binary_tree",
                                   "multi_tree", "concentrated_multi_tree"}));
     EXPECT_EQ(reg.names_for(fabric::FPGA), (std::vector<std::string>{"ring"}));
+    // fabric.flow runs every all-reduce (not the aggregator's, which needs a rank of its own).
+    EXPECT_EQ(reg.names_for(fabric::FLOW),
+              (std::vector<std::string>{"ring", "binomial_tree", "halving_doubling",
+                                        "recursive_doubling", "ring_2d", "hierarchical_ring",
+                                        "double_binary_tree", "multi_tree",
+                                        "concentrated_multi_tree"}));
     for (const auto& n : reg.names()) {
         const collective_info& c = reg.get(n);
         EXPECT_FALSE(c.description.empty()) << n;

@@ -99,6 +99,59 @@ TEST(flow_fabric, ring_allreduce_handed_over_whole) {
     EXPECT_EQ(stat(j, "fabric", "collective_flows"), 4.0 * 6);
 }
 
+// A message between pods of a k = 4 fat tree crosses 6 links and 5 switches: one route later
+// than the sender's end, 6 x 10 ns + 5 x 1 us, plus 5 frames' store-and-forward (6152 ns).
+TEST(flow_fabric, fat_tree_message_crosses_five_switches) {
+    const auto j = run_stats(hosts(16, R"(    node[0].host: [{op: send, to: 15, bytes: 8MiB, tag: 1}]
+    node[15].host: [{op: recv, from: 0, bytes: 8MiB, tag: 1}]
+)",
+                                   "flow", ", topology: fat_tree, k: 4"));
+    const double wire_ns = 8836796.0 / 1.25;
+    EXPECT_NEAR(stat(j, "node[0].host", "completion_time"), wire_ns, 0.001);
+    EXPECT_NEAR(stat(j, "node[15].host", "completion_time"), wire_ns + 5060.0 + 6152.0, 0.001);
+}
+
+// The 2D ring handed over whole, on 4 hosts of 2 rails (rail_optimised, one leaf per rail, one
+// spine at 40 Gb/s: the 4 flows between leaves get 10 Gb/s each).  by_leaf makes ranks 0-3 the
+// rail-0 NICs (endpoints 0, 2, 4, 6) and the rows of 4 (`group`: a leaf's 4) rings within a
+// leaf.  8 MiB: 3 steps of 2 MiB in a leaf (1437 frames, 2,209,238 wire bytes, 1,767,390.4 ns,
+// + 2250.4 ns to arrive), 1 step of 1 MiB between the leaves (883,726.4 ns + 3040 ns of route
+// and 3 frames' store-and-forward, 3691.2 ns), then the all-gathers in reverse: 6 x
+// 1,769,640.8 + 2 x 890,457.6 = 12,398,760 ns.  In endpoint order the rows mix the rails, so
+// every step crosses the spine: slower.
+TEST(flow_fabric, ring_2d_by_leaf_keeps_rows_on_a_leaf) {
+    std::string ops;
+    for (int i = 0; i < 8; ++i) {
+        ops += "    node[" + std::to_string(i) +
+               "].host: [{op: allreduce, bytes: 8MiB, address: 0, tag: 7}]\n";
+    }
+    const std::string fabric =
+        ", topology: rail_optimised, rails: 2, hosts_per_leaf: 4, spines: 1, uplink_rate: "
+        "40Gb/s, collective: ring_2d";
+    const auto j = run_stats(hosts(8, ops, "flow", fabric + ", rank_order: by_leaf"));
+    for (int i = 0; i < 8; ++i) {
+        const std::string h = "node[" + std::to_string(i) + "].host";
+        EXPECT_NEAR(stat(j, h, "completion_time"), 12398760.0, 0.01) << h;
+    }
+    EXPECT_EQ(stat(j, "fabric", "collective_flows"), 8.0 * 8);
+}
+
+// The same in endpoint order: each row's ring alternates the rails, so its 6 in-row steps cross
+// the spine (the flows still get 10 Gb/s each; each arrival takes 2 more switches and their
+// frames, 4480.8 ns), while the 2 steps between rows (endpoints e and e + 4, one rail) now stay
+// on a leaf: 4 x 4480.8 = 17,923.2 ns later in all.
+TEST(flow_fabric, ring_2d_in_endpoint_order_crosses_the_spine) {
+    std::string ops;
+    for (int i = 0; i < 8; ++i) {
+        ops += "    node[" + std::to_string(i) +
+               "].host: [{op: allreduce, bytes: 8MiB, address: 0, tag: 7}]\n";
+    }
+    const auto j = run_stats(hosts(8, ops, "flow",
+                                   ", topology: rail_optimised, rails: 2, hosts_per_leaf: 4, "
+                                   "spines: 1, uplink_rate: 40Gb/s, collective: ring_2d"));
+    EXPECT_NEAR(stat(j, "node[0].host", "completion_time"), 12398760.0 + 17923.2, 0.01);
+}
+
 TEST(flow_fabric, needs_the_flow_granularity) {
     const std::string e = elaboration_error(hosts(2, R"(    node[0].host: []
 )",
