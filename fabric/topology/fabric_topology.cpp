@@ -107,9 +107,8 @@ std::uint32_t fabric_topology::leaf_of(std::uint32_t i) const {
 std::vector<std::uint32_t> fabric_topology::by_leaf() const {
     std::vector<std::uint32_t> order(m_s.endpoints);
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [this](std::uint32_t a, std::uint32_t b) {
-        return leaf_of(a) < leaf_of(b);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [this](std::uint32_t a, std::uint32_t b) { return leaf_of(a) < leaf_of(b); });
     return order;
 }
 
@@ -148,9 +147,8 @@ void fabric_topology::route(std::uint32_t src, std::uint32_t dst, std::uint64_t 
             // Aggregation switch j of the source pod, one of its cores, the same aggregation
             // position in the destination pod (core c links to aggregation c / (k/2) of every
             // pod).
-            const std::uint64_t second = m_s.ecmp == ecmp_rule::FIXED
-                                             ? flow / m_up
-                                             : pick(src, dst, flow, 0x5eed);
+            const std::uint64_t second =
+                m_s.ecmp == ecmp_rule::FIXED ? flow / m_up : pick(src, dst, flow, 0x5eed);
             const auto c = static_cast<std::uint32_t>(second % m_half);
             out.push_back(agg_up(pod_of_leaf(ls) * m_half + j, c));
             out.push_back(agg_down(pod_of_leaf(ld) * m_half + j, c));

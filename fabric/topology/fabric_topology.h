@@ -39,9 +39,9 @@ enum class ecmp_rule { HASH, FIXED };
 struct topology_spec {
     topology_kind kind = topology_kind::SINGLE_SWITCH;
     std::uint32_t endpoints = 0;
-    double host_rate = 0;    // B/s, each endpoint's link (both directions)
-    double uplink_rate = 0;  // B/s, each leaf-spine or leaf-aggregation link
-    double core_rate = 0;    // B/s, each aggregation-core link (fat_tree)
+    double host_rate = 0;              // B/s, each endpoint's link (both directions)
+    double uplink_rate = 0;            // B/s, each leaf-spine or leaf-aggregation link
+    double core_rate = 0;              // B/s, each aggregation-core link (fat_tree)
     std::uint32_t hosts_per_leaf = 0;  // endpoints per leaf (rail_optimised: hosts per group)
     std::uint32_t spines = 0;          // leaf_spine, rail_optimised
     std::uint32_t k = 0;               // fat_tree: switch radix (even)
@@ -82,7 +82,7 @@ public:
 private:
     std::uint32_t pod_of_leaf(std::uint32_t leaf) const { return leaf / m_half; }
     // Resource indices of the switch-to-switch links.
-    int leaf_up(std::uint32_t leaf, std::uint32_t j) const;   // leaf>spine[j] / leaf>agg j
+    int leaf_up(std::uint32_t leaf, std::uint32_t j) const;    // leaf>spine[j] / leaf>agg j
     int leaf_down(std::uint32_t leaf, std::uint32_t j) const;  // spine[j]>leaf / agg j>leaf
     int agg_up(std::uint32_t agg, std::uint32_t j) const;      // agg>core (a*k/2 + j)
     int agg_down(std::uint32_t agg, std::uint32_t j) const;    // core (a*k/2 + j)>agg

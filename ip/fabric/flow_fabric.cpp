@@ -78,8 +78,7 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
         "true` with this algorithm): its schedule from workloads/collectives over the ranks "
         "of rank_order, in the fabric's own loop");
     d.choice("rank_order", &flow_fabric::m_rank_order,
-             {{"endpoints", rank_order::ENDPOINTS}, {"by_leaf", rank_order::BY_LEAF}},
-             "endpoints",
+             {{"endpoints", rank_order::ENDPOINTS}, {"by_leaf", rank_order::BY_LEAF}}, "endpoints",
              "Which endpoint each rank of a collective handed over is: endpoints (rank i = "
              "endpoint i) or by_leaf (the endpoints leaf by leaf, so that a ring's neighbours "
              "share a leaf: the topology-aware order, e.g. across the rails of "
@@ -92,6 +91,12 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
     d.param("levels", &flow_fabric::m_levels, "2",
             "hierarchical_ring: levels of equal size endpoints^(1/levels)")
         .range("1", "8");
+    d.choice("nic_order", &flow_fabric::m_nic_order,
+             {{"fifo", nic_order::FIFO}, {"fair", nic_order::FAIR}}, "fifo",
+             "How an endpoint's NIC serves the messages it has to send: fifo (one after "
+             "another in the order posted, as nic.basic's transmit queue does at packet and "
+             "message level) or fair (all at once, sharing the line rate max-min fairly like "
+             "the other links: a NIC with a queue per connection)");
     d.param("reduce_rate", &flow_fabric::m_reduce_rate, "0GB/s",
             "Bytes per second an endpoint adds a received block into its own (a collective's "
             "reduction; 0 = free). A host's memory-bound sum reads two blocks and writes one: "
@@ -157,6 +162,8 @@ flow_fabric::flow_fabric(const sc_core::sc_module_name& name, const params& p)
     }
     m_sent_bytes.resize(n);
     m_received_bytes.resize(n);
+    m_tx.resize(n);
+    m_tx_busy.assign(n, false);
     m_up_utilisation.resize(n);
     m_down_utilisation.resize(n);
     start_engine(m_step, [this] { step(); });
@@ -202,8 +209,9 @@ void flow_fabric::plan_collective(const params& p) {
         collectives::collective_registry::global().check(m_collective, m_args);
     } catch (const std::invalid_argument& e) {
         const bool grid = info != nullptr && (info->needs.grid || info->needs.even_grid);
-        throw refuse(grid ? "group" : info != nullptr && info->needs.perfect_power ? "levels"
-                                                                                   : "collective",
+        throw refuse(grid                                           ? "group"
+                     : info != nullptr && info->needs.perfect_power ? "levels"
+                                                                    : "collective",
                      std::string("the collective cannot run on these endpoints: ") + e.what());
     }
 }
@@ -295,8 +303,43 @@ void flow_fabric::host_b_transport(int port, tlm::tlm_generic_payload& trans,
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+void flow_fabric::transmit(std::uint32_t e, std::uint64_t tag) {
+    if (m_nic_order == nic_order::FIFO) {
+        if (m_tx_busy[e]) {
+            m_tx[e].push_back(tag);
+            return;
+        }
+        m_tx_busy[e] = true;
+    }
+    launch(tag);
+}
+
+void flow_fabric::transmitted(std::uint32_t e) {
+    if (m_nic_order != nic_order::FIFO) return;
+    m_tx_busy[e] = false;
+    if (m_tx[e].empty()) return;
+    const std::uint64_t next = m_tx[e].front();
+    m_tx[e].pop_front();
+    m_tx_busy[e] = true;
+    launch(next);
+}
+
+void flow_fabric::launch(std::uint64_t tag) {
+    if (tag & k_collective_flow) {
+        const collective_flow& cf =
+            m_coll_flows[static_cast<std::uint32_t>(tag & ~k_collective_flow)];
+        m_topo->route(m_endpoint_of_rank[cf.src], m_endpoint_of_rank[cf.dst],
+                      (std::uint64_t{cf.tag} << 32) | cf.step_tag, m_route);
+        m_engine->add(tag, static_cast<double>(cf.wire), m_route);
+    } else {
+        start(static_cast<std::uint32_t>(tag));
+    }
+    m_max_flows.set(std::max(m_max_flows.value(), static_cast<double>(m_engine->active())));
+}
+
 void flow_fabric::start(std::uint32_t slot) {
-    const message& m = m_messages[slot];
+    message& m = m_messages[slot];
+    m.started = static_cast<std::uint64_t>(m_engine->now());
     m_topo->route(m.src, m.dst, m.desc.msg_id, m_route);
     // The host's pace is on payload bytes; the flow moves wire bytes.
     double cap = 0.0;
@@ -305,7 +348,6 @@ void flow_fabric::start(std::uint32_t slot) {
               static_cast<double>(m.desc.bytes);
     }
     m_engine->add(slot, static_cast<double>(m.wire), m_route, cap);
-    m_max_flows.set(std::max(m_max_flows.value(), static_cast<double>(m_engine->active())));
 }
 
 void flow_fabric::notify_host(std::uint32_t port, nic_msg_ext& ext, std::uint64_t at_ps) {
@@ -350,7 +392,7 @@ void flow_fabric::finish(std::uint32_t slot, std::uint64_t at_ps) {
     got.tag = m.desc.tag;
     got.host_addr = m.desc.host_addr;
     got.data = m.desc.data;
-    got.first_ps = std::min(at_ps, m.posted + m.first_frame_ps) + tail;
+    got.first_ps = std::min(at_ps, m.started + m.first_frame_ps) + tail;
     notify_host(m.dst, got, at_ps + tail);
     ++m_msgs;
     m_bytes += m.desc.bytes;
@@ -358,6 +400,7 @@ void flow_fabric::finish(std::uint32_t slot, std::uint64_t at_ps) {
     m_sent_bytes[m.src] += m.desc.bytes;
     m_received_bytes[m.dst] += m.desc.bytes;
     m_free_slots.push_back(slot);
+    transmitted(m.src);
 }
 
 double flow_fabric::run_due(std::uint64_t now) {
@@ -390,7 +433,7 @@ double flow_fabric::run_due(std::uint64_t now) {
         while (!m_pending.empty() && m_pending.top().at <= now) {
             const std::uint32_t slot = m_pending.top().slot;
             m_pending.pop();
-            start(slot);
+            transmit(m_messages[slot].src, slot);
             ran = true;
         }
         if (!ran) break;
@@ -505,9 +548,7 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
                 cf.wire = transfer_wire(bytes);
                 cf.first_frame_ps =
                     m_rate.transfer_time(frame_wire(std::min(bytes, frame_payload()))).ps;
-                m_topo->route(m_endpoint_of_rank[rank], m_endpoint_of_rank[peer],
-                              (std::uint64_t{tag} << 32) | st.tag, m_route);
-                m_engine->add(k_collective_flow | f, static_cast<double>(cf.wire), m_route);
+                transmit(m_endpoint_of_rank[rank], k_collective_flow | f);
                 ++r.sends_left;
                 ++m_collective_flows;
                 continue;
@@ -541,7 +582,6 @@ void flow_fabric::begin_round(std::uint32_t tag, std::uint32_t rank, std::uint64
         notify_host(endpoint, done, now);
         return;
     }
-    m_max_flows.set(std::max(m_max_flows.value(), static_cast<double>(m_engine->active())));
     round_may_end(tag, rank, now);
 }
 
@@ -566,6 +606,7 @@ void flow_fabric::collective_flow_done(std::uint32_t index, std::uint64_t now) {
     m_wire_bytes += cf.wire;
     rank_run& s = m_collectives.at(cf.tag).ranks[cf.src];
     --s.sends_left;
+    transmitted(src);
     round_may_end(cf.tag, cf.src, now);
 }
 

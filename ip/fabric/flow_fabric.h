@@ -22,6 +22,7 @@
 #include "fabric/topology/fabric_topology.h"
 #include "ip/ethernet/framing.h"
 #include "ip/ethernet/packet_ext.h"
+#include "kit/flat_queue.h"
 #include "kit/ip_module.h"
 #include "workloads/collectives/collective_info.h"
 #include "workloads/collectives/schedule.h"
@@ -55,6 +56,7 @@ private:
         std::uint32_t src = 0, dst = 0;
         nic_msg_ext desc;                  // the host's SEND (peer, bytes, msg_id, tag, data)
         std::uint64_t posted = 0;          // ps: when its data may start
+        std::uint64_t started = 0;         // ps: when its first byte left (nic_order)
         std::uint64_t wire = 0;            // wire bytes (frames with their headers and gaps)
         std::uint64_t first_frame_ps = 0;  // one full frame at the host link's rate
         std::uint64_t order = 0;
@@ -75,6 +77,13 @@ private:
     // sleeps until the next of either.
     void step();
     void start(std::uint32_t slot);
+    // A flow leaves endpoint `e`: now (nic_order fair, or its NIC is idle) or after the
+    // flows queued before it (fifo).  `tag` is the engine's: a message slot, or
+    // k_collective_flow | a collective flow's index.
+    void transmit(std::uint32_t e, std::uint64_t tag);
+    void launch(std::uint64_t tag);
+    // A flow from `e` ended: its NIC takes the next queued one.
+    void transmitted(std::uint32_t e);
     void finish(std::uint32_t slot, std::uint64_t at_ps);
     void notify_host(std::uint32_t port, nic_msg_ext& ext, std::uint64_t at_ps);
 
@@ -135,6 +144,7 @@ private:
     double run_due(std::uint64_t now);
 
     enum class rank_order { ENDPOINTS, BY_LEAF };
+    enum class nic_order { FIFO, FAIR };
 
     // Params.
     fabric::topology_kind m_kind = fabric::topology_kind::SINGLE_SWITCH;
@@ -152,6 +162,7 @@ private:
     fabric::ecmp_rule m_ecmp = fabric::ecmp_rule::HASH;
     std::string m_collective;
     rank_order m_rank_order = rank_order::ENDPOINTS;
+    nic_order m_nic_order = nic_order::FIFO;
     std::uint64_t m_group = 0;
     std::uint64_t m_levels = 2;
     units::bandwidth m_reduce_rate;
@@ -168,6 +179,9 @@ private:
     std::priority_queue<posted_later, std::vector<posted_later>, std::greater<posted_later>>
         m_pending;
     std::uint64_t m_next_order = 0;
+    // Per endpoint: flows waiting for its NIC (nic_order fifo), and whether one is on the wire.
+    std::vector<flat_queue<std::uint64_t>> m_tx;
+    std::vector<bool> m_tx_busy;
     std::vector<std::uint64_t> m_finished;  // scratch
     std::vector<int> m_route;               // scratch
     tlm::tlm_generic_payload m_notify_trans;

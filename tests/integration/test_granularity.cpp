@@ -4,6 +4,8 @@
 // and that whole paper configs end within 3 % of their packet-level iteration time.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_util.h"
@@ -242,19 +244,31 @@ namespace trainvp {
 namespace {
 
 // Flow level (simulation.granularity: flow, fabric.flow) against message level on benchmark
-// (b), the 64 MiB ring on one 10 GbE switch (bench/ring_allreduce.py): with the hosts running
-// every step (--flow) and with the all-reduce handed to the fabric whole (--offload).
-// Measured: N = 4 -0.001 % / -0.006 %, 16 -0.005 % / -0.010 %, 64 -0.020 % / -0.029 %.
-// Tolerance 0.1 %: what the fabric leaves out is the NICs' DMA and the frames' pipelining
-// (a few us in 93-121 ms); the issue asks for 3 %.
-class flow_level : public ::testing::TestWithParam<int> {};
+// (b)'s network, 64 MiB on one 10 GbE switch (bench/ring_allreduce.py), for the ring, the 2D
+// ring (rows of sqrt N) and the double binary tree: with the hosts running every step (--flow)
+// and with the all-reduce handed to the fabric whole (--offload).  Printed per case; measured
+// (flow / offload against message level): ring N = 4 -0.001 % / -0.006 %, 64 -0.020 % /
+// -0.029 %, 256 -0.083 % / -0.103 %; ring_2d 64 -0.004 % / -0.010 %,
+// 256 -0.010 % / -0.016 %; double_binary_tree 64
+// +0.092 % / +0.087 %, 256 +0.096 % / +0.090 %.  The tree matches only because the fabric's NICs
+// send one message after another (nic_order fifo, as nic.basic does); sharing the NIC among a
+// host's messages (nic_order fair) makes the tree's pipelined chunks 28 % slower at N = 64.
+// Tolerance 0.5 %: what the fabric leaves out is the NICs' DMA and the frames' pipelining (a few us
+// in 93-505 ms); the issue asks for 3 %.
+struct flow_case {
+    const char* algorithm;
+    int n;
+};
 
-double ring_time(int n, const std::string& mode) {
-    auto dir = test::temp_dir("flow_ring_" + std::to_string(n) + mode);
+class flow_level : public ::testing::TestWithParam<flow_case> {};
+
+double exchange_time(const flow_case& c, const std::string& mode) {
+    const std::string name = std::string("flow_") + c.algorithm + "_" + std::to_string(c.n) + mode;
+    auto dir = test::temp_dir(name);
     const std::string cfg = (dir / "ring.yaml").string();
-    const auto g =
-        test::run_command("python3 " + std::string(TRAINVP_SOURCE_DIR) +
-                          "/bench/ring_allreduce.py " + std::to_string(n) + " " + cfg + " " + mode);
+    const auto g = test::run_command("python3 " + std::string(TRAINVP_SOURCE_DIR) +
+                                     "/bench/ring_allreduce.py " + std::to_string(c.n) + " " + cfg +
+                                     " " + mode + " --algorithm " + c.algorithm);
     EXPECT_EQ(g.exit_code, 0) << g.err;
     auto r = trainvp("run " + cfg + " --quiet --force --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -262,14 +276,25 @@ double ring_time(int n, const std::string& mode) {
     return j["blocks"]["node[0].host"]["stats"]["completion_time"]["value"].get<double>();
 }
 
-TEST_P(flow_level, ring_matches_message_level) {
-    const int n = GetParam();
-    const double m = ring_time(n, "");
-    EXPECT_NEAR(ring_time(n, "--flow") / m, 1.0, 0.001);
-    EXPECT_NEAR(ring_time(n, "--offload") / m, 1.0, 0.001);
+TEST_P(flow_level, matches_message_level) {
+    const flow_case c = GetParam();
+    const double m = exchange_time(c, "");
+    const double f = exchange_time(c, "--flow") / m, o = exchange_time(c, "--offload") / m;
+    std::printf("%s N = %d: message %.3f ms, flow %+.3f %%, offloaded %+.3f %%\n", c.algorithm, c.n,
+                m / 1e6, (f - 1) * 100, (o - 1) * 100);
+    EXPECT_NEAR(f, 1.0, 0.005);
+    EXPECT_NEAR(o, 1.0, 0.005);
 }
 
-INSTANTIATE_TEST_SUITE_P(ring, flow_level, ::testing::Values(4, 16, 64));
+INSTANTIATE_TEST_SUITE_P(
+    one_switch, flow_level,
+    ::testing::Values(flow_case{"ring", 4}, flow_case{"ring", 16}, flow_case{"ring", 64},
+                      flow_case{"ring", 256}, flow_case{"ring_2d", 16}, flow_case{"ring_2d", 64},
+                      flow_case{"ring_2d", 256}, flow_case{"double_binary_tree", 16},
+                      flow_case{"double_binary_tree", 64}, flow_case{"double_binary_tree", 256}),
+    [](const ::testing::TestParamInfo<flow_case>& i) {
+        return std::string(i.param.algorithm) + "_" + std::to_string(i.param.n);
+    });
 
 }  // namespace
 }  // namespace trainvp

@@ -235,7 +235,7 @@ collective_info ring_2d_collective() {
         "2D ring: a ring along each row, then along each column on the row's block, all-gathers "
         "in reverse (aries.md §II-D, Table I)";
     c.needs.grid = true;
-    c.fabrics = {fabric::NOC, fabric::FLOW};
+    c.fabrics = {fabric::HOST, fabric::NOC, fabric::FLOW};
     c.make = [](const collective_args& a) { return ring_2d(a.rows, a.cols, a.elements); };
     return c;
 }
@@ -247,7 +247,7 @@ collective_info hierarchical_ring_collective() {
         "Latency-optimised ring: ring reduce-scatters over `levels` levels of equal size "
         "N^(1/levels), all-gathers in reverse (aries.md §IV-A-2)";
     c.needs.perfect_power = true;
-    c.fabrics = {fabric::NOC, fabric::FLOW};
+    c.fabrics = {fabric::HOST, fabric::NOC, fabric::FLOW};
     c.make = [](const collective_args& a) {
         return hierarchical_ring(a.ranks, a.levels, a.elements);
     };

@@ -102,6 +102,15 @@ void training_section::declare(section_decl<training_section>& d) {
             "the host's `nic`, whose block runs `algorithm` itself (fabric.flow with that "
             "`collective`, issue 26's flow level) instead of the hosts' send, receive and sum "
             "ops. Timing only (no functional gradient)");
+    d.param("group", &training_section::m_group, "0",
+            "Grid collectives (ring_2d, concentrated_multi_tree): ranks per row, the first "
+            "level's ring (0: the whole-number square root of the workers); with offload the "
+            "fabric's `group` applies instead")
+        .range("0", "1048576");
+    d.param("levels", &training_section::m_levels, "2",
+            "hierarchical_ring: levels of equal size workers^(1/levels); with offload the "
+            "fabric's `levels` applies instead")
+        .range("1", "8");
     d.param("gradient", &training_section::m_gradient, "",
             "Functional mode: each worker's starting gradient, a map {distribution: normal, "
             "mean, stddev} (or uniform with low, high; laplace with mean, scale; each with an "
@@ -181,6 +190,8 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
             "iterations must be in [1, 1000000], got " + std::to_string(m_iterations));
     }
     o.iterations = static_cast<int>(m_iterations);
+    o.group = static_cast<int>(m_group);
+    o.levels = static_cast<int>(m_levels);
     const config_node* tos = t.find("tos");
     if (tos != nullptr) o.tos = parse_tos(*tos, key_of("tos"));
     // `compression: true` is the paper's MPI_collective_communication_comp (inceptionn.md
@@ -279,6 +290,13 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         if (t.find("gradient") != nullptr) {
             throw input_error(v->loc(), key_of("offload"),
                               "an offloaded exchange carries no values: drop `gradient`");
+        }
+        for (const char* k : {"group", "levels"}) {
+            if (const config_node* g = t.find(k)) {
+                throw input_error(g->loc(), key_of(k),
+                                  std::string("the network runs an offloaded collective: set `") +
+                                      k + "` on the fabric (fabric.flow), not here");
+            }
         }
         for (const host* h : all) {
             if (h->nic && h->nic->runs_collective(o.algorithm)) continue;

@@ -44,6 +44,8 @@ private:
     collectives::aggregator_return m_broadcast = collectives::aggregator_return::TREE;
     bool m_compression = false;
     bool m_offload = false;
+    std::int64_t m_group = 0;
+    std::int64_t m_levels = 2;
     config_node m_gradient;
 };
 

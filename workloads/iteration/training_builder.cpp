@@ -189,6 +189,12 @@ training_builder::training_builder(const models::model& m, training_options o)
             collectives::collective_args a;
             a.ranks = p;
             a.elements = n;
+            a.levels = m_options.levels;
+            a.cols = m_options.group > 0
+                         ? m_options.group
+                         : static_cast<int>(std::llround(std::sqrt(static_cast<double>(p))));
+            a.rows = a.cols > 0 ? p / a.cols : 0;
+            if (a.cols > 0 && a.rows * a.cols != p) a.rows = 0;  // make() says why
             // An aggregator with TREE sends the updated weights straight back to each worker
             // (inceptionn.md Fig. 1(a)); BINOMIAL: through the workers.
             a.aggregator.result_return = m_options.wa_return;

@@ -85,6 +85,10 @@ struct training_options {
     // Of the gradient sends (both directions of a ring; a worker-aggregator's workers only: the
     // aggregator returns weights, which are never marked).
     std::uint8_t tos = 0;
+    // Grid collectives (ring_2d, concentrated_multi_tree): ranks per row (0: the whole-number
+    // square root of the worker count); hierarchical_ring: levels of equal size.
+    int group = 0;
+    int levels = 2;
     // worker_aggregator: how the weights get back (TREE with one aggregator: it sends to each
     // worker; BINOMIAL: a binomial broadcast through the workers, as MPI_Bcast does and as
     // inceptionn.md §VIII-D's log p return term assumes).

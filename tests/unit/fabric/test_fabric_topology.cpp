@@ -145,10 +145,10 @@ TEST(fabric_topology, rail_optimised_puts_each_rail_on_its_leaf) {
     s.uplink_rate = 1.25e9;
     const fabric_topology t(s);
     EXPECT_EQ(t.leaves(), 4u);
-    EXPECT_EQ(t.leaf_of(0), 0u);  // host 0 rail 0
-    EXPECT_EQ(t.leaf_of(1), 1u);  // host 0 rail 1
-    EXPECT_EQ(t.leaf_of(2), 0u);  // host 1 rail 0
-    EXPECT_EQ(t.leaf_of(5), 3u);  // host 2 rail 1: group 1
+    EXPECT_EQ(t.leaf_of(0), 0u);      // host 0 rail 0
+    EXPECT_EQ(t.leaf_of(1), 1u);      // host 0 rail 1
+    EXPECT_EQ(t.leaf_of(2), 0u);      // host 1 rail 0
+    EXPECT_EQ(t.leaf_of(5), 3u);      // host 2 rail 1: group 1
     EXPECT_EQ(t.switches(0, 2), 1u);  // same rail, same group
     EXPECT_EQ(t.switches(0, 1), 3u);  // two rails of one host cross a spine
     EXPECT_EQ(t.by_leaf(), (std::vector<std::uint32_t>{0, 2, 1, 3, 4, 6, 5, 7}));

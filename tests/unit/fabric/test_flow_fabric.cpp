@@ -102,10 +102,11 @@ TEST(flow_fabric, ring_allreduce_handed_over_whole) {
 // A message between pods of a k = 4 fat tree crosses 6 links and 5 switches: one route later
 // than the sender's end, 6 x 10 ns + 5 x 1 us, plus 5 frames' store-and-forward (6152 ns).
 TEST(flow_fabric, fat_tree_message_crosses_five_switches) {
-    const auto j = run_stats(hosts(16, R"(    node[0].host: [{op: send, to: 15, bytes: 8MiB, tag: 1}]
+    const auto j =
+        run_stats(hosts(16, R"(    node[0].host: [{op: send, to: 15, bytes: 8MiB, tag: 1}]
     node[15].host: [{op: recv, from: 0, bytes: 8MiB, tag: 1}]
 )",
-                                   "flow", ", topology: fat_tree, k: 4"));
+                        "flow", ", topology: fat_tree, k: 4"));
     const double wire_ns = 8836796.0 / 1.25;
     EXPECT_NEAR(stat(j, "node[0].host", "completion_time"), wire_ns, 0.001);
     EXPECT_NEAR(stat(j, "node[15].host", "completion_time"), wire_ns + 5060.0 + 6152.0, 0.001);
