@@ -4,17 +4,11 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "fabric/topology/ecmp.h"
+
 namespace trainvp::fabric {
 
 namespace {
-// SplitMix64's finaliser: a fixed, well-mixed hash (ECMP must be deterministic).
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 std::string num(std::uint64_t v) { return std::to_string(v); }
 }  // namespace
 
@@ -131,8 +125,8 @@ int fabric_topology::agg_down(std::uint32_t agg, std::uint32_t j) const {
 std::uint64_t fabric_topology::pick(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,
                                     std::uint64_t salt) const {
     if (m_s.ecmp == ecmp_rule::FIXED) return flow;
-    const std::uint64_t h = mix(mix(mix(src) ^ dst) ^ flow);
-    return salt == 0 ? h : mix(h ^ salt);
+    const std::uint64_t h = ecmp_hash(src, dst, flow);
+    return salt == 0 ? h : ecmp_mix(h ^ salt);
 }
 
 void fabric_topology::route(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fabric/topology/ecmp.h"
 #include "ip/ethernet/packet_ext.h"
 #include "kit/registry.h"
 #include "kit/sim_time.h"
@@ -26,7 +27,18 @@ void ethernet_switch::declare(type_decl<ethernet_switch>& d) {
                "Ports in use; every rx[i] and tx[i] must be connected")
         .range("2", "4096");
     d.param("addresses", &ethernet_switch::m_addresses, "[]",
-            "Node id reachable on port i, one per port; empty: port i reaches node i");
+            "The first node id reachable on port i, one per port that is not an uplink; empty: "
+            "port i reaches node i x nodes_per_port");
+    d.param("nodes_per_port", &ethernet_switch::m_nodes_per_port, "1",
+            "Node ids each port reaches, from its address on (a spine's port reaches a leaf's "
+            "hosts)")
+        .range("1", "2^20");
+    d.param("uplinks", &ethernet_switch::m_uplinks, "0",
+            "The last `uplinks` ports lead up (a leaf's links to the spines): a frame for a "
+            "node no other port reaches leaves on uplink hash(source, destination, message) "
+            "mod uplinks, the ECMP rule of fabric.flow (fabric/topology/ecmp.h), so a message's "
+            "frames keep one path")
+        .range("0", "4095");
     d.choice("forwarding", &ethernet_switch::m_forwarding,
              {{"store_and_forward", forwarding::STORE_AND_FORWARD},
               {"cut_through", forwarding::CUT_THROUGH}},
@@ -88,6 +100,13 @@ ethernet_switch::ethernet_switch(const sc_core::sc_module_name& name, const para
     : ip_module(name, p) {
     p.apply(*this);
     const std::size_t n = static_cast<std::size_t>(m_ports);
+    if (m_uplinks >= n) {
+        const config_node* v = p.find("uplinks");
+        throw input_error(v ? v->loc() : p.where(), path() + ".uplinks",
+                          std::to_string(m_uplinks) + " uplinks leave no port of " +
+                              std::to_string(n) + " for nodes");
+    }
+    const std::size_t down = n - static_cast<std::size_t>(m_uplinks);
     // Errors about the table point at the value (or its element) when the config gave one.
     const config_node* given = p.find("addresses");
     const auto where = [&](std::size_t i) {
@@ -95,36 +114,40 @@ ethernet_switch::ethernet_switch(const sc_core::sc_module_name& name, const para
         if (given->is_seq() && i < given->items().size()) return given->items()[i].loc();
         return given->loc();
     };
-    if (!m_addresses.empty() && m_addresses.size() != n) {
-        throw input_error(where(n), path() + ".addresses",
+    if (!m_addresses.empty() && m_addresses.size() != down) {
+        throw input_error(where(down), path() + ".addresses",
                           "has " + std::to_string(m_addresses.size()) +
-                              " entries but the switch has " + std::to_string(n) +
-                              " ports; give one node id per port");
+                              " entries but the switch has " + std::to_string(down) +
+                              " ports that are not uplinks; give one node id per port");
     }
     std::vector<double> ids = m_addresses;
     if (ids.empty()) {
-        for (std::size_t i = 0; i < n; ++i) ids.push_back(static_cast<double>(i));
+        for (std::size_t i = 0; i < down; ++i) {
+            ids.push_back(static_cast<double>(i * m_nodes_per_port));
+        }
     }
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < down; ++i) {
         const double id = ids[i];
         if (id < 0 || id > 4294967295.0 || std::floor(id) != id) {
             throw input_error(where(i), path() + ".addresses[" + std::to_string(i) + "]",
                               "a node id is a whole number in [0, 2^32-1]");
         }
-        const auto node = static_cast<std::size_t>(id);
+        const auto first = static_cast<std::size_t>(id);
         // Node ids are small in practice (array indices); a table indexed by id is the fastest
         // lookup on the per-frame path.
-        if (node >= (1u << 20)) {
+        if (first + m_nodes_per_port > (1u << 20)) {
             throw input_error(where(i), path() + ".addresses[" + std::to_string(i) + "]",
                               "node ids above 2^20 are not supported");
         }
-        if (node >= m_port_of_node.size()) m_port_of_node.resize(node + 1, -1);
-        if (m_port_of_node[node] >= 0) {
-            throw input_error(where(i), path() + ".addresses[" + std::to_string(i) + "]",
-                              "node " + std::to_string(node) + " is already on port " +
-                                  std::to_string(m_port_of_node[node]));
+        for (std::size_t node = first; node < first + m_nodes_per_port; ++node) {
+            if (node >= m_port_of_node.size()) m_port_of_node.resize(node + 1, -1);
+            if (m_port_of_node[node] >= 0) {
+                throw input_error(where(i), path() + ".addresses[" + std::to_string(i) + "]",
+                                  "node " + std::to_string(node) + " is already on port " +
+                                      std::to_string(m_port_of_node[node]));
+            }
+            m_port_of_node[node] = static_cast<std::int64_t>(i);
         }
-        m_port_of_node[node] = static_cast<std::int64_t>(i);
     }
 
     rx.init(n);
@@ -146,9 +169,14 @@ ethernet_switch::ethernet_switch(const sc_core::sc_module_name& name, const para
     m_queue_level.resize(n);
 }
 
-std::size_t ethernet_switch::egress_port(std::uint32_t dst, std::uint32_t src, int in_port) const {
+std::size_t ethernet_switch::egress_port(std::uint32_t dst, std::uint32_t src, int in_port,
+                                         std::uint64_t msg_id) const {
     if (dst < m_port_of_node.size() && m_port_of_node[dst] >= 0) {
         return static_cast<std::size_t>(m_port_of_node[dst]);
+    }
+    if (m_uplinks > 0) {
+        return static_cast<std::size_t>(m_ports - m_uplinks +
+                                        fabric::ecmp_hash(src, dst, msg_id) % m_uplinks);
     }
     throw sim_error(path() + ": a frame from node " + std::to_string(src) + " (rx[" +
                     std::to_string(in_port) + "]) is addressed to node " + std::to_string(dst) +
@@ -216,7 +244,7 @@ void ethernet_switch::receive(int in_port, tlm::tlm_generic_payload& trans,
     const sc_core::sc_time head_last =
         train ? std::max(first, std::min(last, ps_time(ext->head_last_bit_ps))) : last;
 
-    const std::size_t out = egress_port(ext->dst, ext->src, in_port);
+    const std::size_t out = egress_port(ext->dst, ext->src, in_port, ext->msg_id);
     m_frames_in[in] += ext->train;
     m_bytes_in[in] += wire;
     m_total_in += wire;

@@ -54,7 +54,8 @@ private:
     };
 
     void receive(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-    std::size_t egress_port(std::uint32_t dst, std::uint32_t src, int in_port) const;
+    std::size_t egress_port(std::uint32_t dst, std::uint32_t src, int in_port,
+                            std::uint64_t msg_id) const;
     // Bytes queued at output `port` at time t >= now.
     std::uint64_t occupancy(const out_queue& q, const sc_core::sc_time& t) const;
     // The earliest time >= t at which a frame of `bytes` fits the queue of `port`.
@@ -64,6 +65,8 @@ private:
     // params
     std::uint64_t m_ports = 0;
     std::vector<double> m_addresses;
+    std::uint64_t m_nodes_per_port = 1;
+    std::uint64_t m_uplinks = 0;
     forwarding m_forwarding = forwarding::STORE_AND_FORWARD;
     units::duration m_latency;
     units::data_size m_header;

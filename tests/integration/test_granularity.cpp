@@ -258,17 +258,22 @@ namespace {
 struct flow_case {
     const char* algorithm;
     int n;
+    const char* leaf_spine = "";  // bench/ring_allreduce.py --leaf-spine H:S:R, or one switch
+    double tolerance = 0.005;
 };
 
 class flow_level : public ::testing::TestWithParam<flow_case> {};
 
 double exchange_time(const flow_case& c, const std::string& mode) {
-    const std::string name = std::string("flow_") + c.algorithm + "_" + std::to_string(c.n) + mode;
+    const bool tiers = *c.leaf_spine != '\0';
+    const std::string name = std::string("flow_") + c.algorithm + "_" + std::to_string(c.n) +
+                             (tiers ? "_leaf_spine" : "") + mode;
     auto dir = test::temp_dir(name);
     const std::string cfg = (dir / "ring.yaml").string();
-    const auto g = test::run_command("python3 " + std::string(TRAINVP_SOURCE_DIR) +
-                                     "/bench/ring_allreduce.py " + std::to_string(c.n) + " " + cfg +
-                                     " " + mode + " --algorithm " + c.algorithm);
+    const auto g = test::run_command(
+        "python3 " + std::string(TRAINVP_SOURCE_DIR) + "/bench/ring_allreduce.py " +
+        std::to_string(c.n) + " " + cfg + " " + mode + " --algorithm " + c.algorithm +
+        (tiers ? std::string(" --leaf-spine ") + c.leaf_spine : std::string()));
     EXPECT_EQ(g.exit_code, 0) << g.err;
     auto r = trainvp("run " + cfg + " --quiet --force --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -280,10 +285,10 @@ TEST_P(flow_level, matches_message_level) {
     const flow_case c = GetParam();
     const double m = exchange_time(c, "");
     const double f = exchange_time(c, "--flow") / m, o = exchange_time(c, "--offload") / m;
-    std::printf("%s N = %d: message %.3f ms, flow %+.3f %%, offloaded %+.3f %%\n", c.algorithm, c.n,
-                m / 1e6, (f - 1) * 100, (o - 1) * 100);
-    EXPECT_NEAR(f, 1.0, 0.005);
-    EXPECT_NEAR(o, 1.0, 0.005);
+    std::printf("%s N = %d %s: message %.3f ms, flow %+.3f %%, offloaded %+.3f %%\n", c.algorithm,
+                c.n, c.leaf_spine, m / 1e6, (f - 1) * 100, (o - 1) * 100);
+    EXPECT_NEAR(f, 1.0, c.tolerance);
+    EXPECT_NEAR(o, 1.0, c.tolerance);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -295,6 +300,29 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<flow_case>& i) {
         return std::string(i.param.algorithm) + "_" + std::to_string(i.param.n);
     });
+
+// The same on a 2:1 leaf-spine (8 nodes per leaf, 2 spines, each leaf-spine link at 8 x 10 /
+// (2 x 2) = 20 Gb/s): at message level leaf and spine ethernet.switch blocks with ethernet.link
+// between them, at flow level fabric.flow's leaf_spine.  Both pick a message's spine by the same
+// ECMP hash of (source, destination, message id) when the hosts run the steps; the fabric
+// running the collective itself hashes its own flow ids, so its spines, and so its collisions on
+// the uplinks, differ.  Measured (flow / offloaded against message level): ring N = 16 -0.001 %
+// / -0.006 %, 128 -0.007 % / -0.020 %; ring_2d 64 +1.279 % / +2.489 %, 128 +0.437 % / +1.455 %;
+// double_binary_tree 16 -0.230 % / -0.234 %, 128 -0.079 % / -0.084 %.  Tolerance 3 %, the
+// issue's: the 2D ring's columns send 8 flows from a leaf over its 2 uplinks, and where hashed
+// paths collide the flows' max-min shares differ from the frames' interleaving in the switches'
+// queues by a few percent.
+INSTANTIATE_TEST_SUITE_P(leaf_spine, flow_level,
+                         ::testing::Values(flow_case{"ring", 16, "8:2:2", 0.03},
+                                           flow_case{"ring", 128, "8:2:2", 0.03},
+                                           flow_case{"ring_2d", 64, "8:2:2", 0.03},
+                                           flow_case{"ring_2d", 128, "8:2:2", 0.03},
+                                           flow_case{"double_binary_tree", 16, "8:2:2", 0.03},
+                                           flow_case{"double_binary_tree", 128, "8:2:2", 0.03}),
+                         [](const ::testing::TestParamInfo<flow_case>& i) {
+                             return std::string(i.param.algorithm) + "_" +
+                                    std::to_string(i.param.n);
+                         });
 
 }  // namespace
 }  // namespace trainvp
