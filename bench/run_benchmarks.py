@@ -137,9 +137,22 @@ def main():
     ap.add_argument("--instr-nodes", default="64,128,256",
                     help="ring sizes whose simulation is counted in instructions (valgrind "
                     "--tool=callgrind, if installed; empty: skip)")
+    ap.add_argument("--flow-nodes", default="64,256,1024",
+                    help="node counts of benchmark (b) at flow level, beside message level")
+    ap.add_argument("--scale-nodes", default="256,1024,4096",
+                    help="endpoint counts of the fat-tree ResNet-50 iteration at flow level "
+                    "(configs/scale/fat_tree_16k_resnet50.yaml; add 16384 for the full run, "
+                    "about 10 minutes)")
+    ap.add_argument("--only", choices=["flow"],
+                    help="run only these sections and replace them in docs/performance.md, "
+                    "keeping the others as they are")
     args = ap.parse_args()
     b = args.build
     sections = []
+    if args.only == "flow":
+        sections = flow_sections(args, b)
+        merge_sections(sections)
+        return 0
 
     # Kernel baseline.
     events = 2000000 if args.quick else 20000000
@@ -331,6 +344,7 @@ def main():
         sections.append(("Gradient codecs (encode/decode throughput, one core)", " ".join(cmd),
                          rows))
 
+    sections += flow_sections(args, b)
     lines = [
         "# Performance",
         "",
@@ -342,14 +356,122 @@ def main():
         "",
     ]
     for title, cmd, rows in sections:
-        lines += [f"## {title}", "", f"`{cmd}`", "", "| quantity | value |", "|---|---|"]
-        lines += [f"| {k} | {v} |" for k, v in rows]
-        lines.append("")
+        lines += section_lines(title, cmd, rows)
+    write_performance("\n".join(lines))
+
+
+def section_lines(title, cmd, rows):
+    lines = [f"## {title}", "", f"`{cmd}`", "", "| quantity | value |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in rows]
+    lines.append("")
+    return lines
+
+
+def write_performance(text):
     path = os.path.join(ROOT, "docs/performance.md")
     with open(path + ".tmp", "w") as f:
-        f.write("\n".join(lines))
+        f.write(text)
     os.replace(path + ".tmp", path)
     print("wrote docs/performance.md")
+
+
+def merge_sections(sections):
+    """Replaces the sections of docs/performance.md that have these titles (appends new ones),
+    each marked with the date it was measured; the others stay as they were."""
+    path = os.path.join(ROOT, "docs/performance.md")
+    with open(path) as f:
+        text = f.read()
+    head, *parts = text.split("\n## ")
+    by_title = {}
+    order = []
+    for part in parts:
+        title = part.split("\n", 1)[0]
+        by_title[title] = "## " + part.rstrip("\n") + "\n"
+        order.append(title)
+    for title, cmd, rows in sections:
+        dated = title + f" (measured {time.strftime('%Y-%m-%d')})"
+        old = [t for t in order if t.split(" (measured ")[0] == title]
+        body = "\n".join(section_lines(dated, cmd, rows))
+        if old:
+            i = order.index(old[0])
+            del by_title[old[0]]
+            order[i] = dated
+        else:
+            order.append(dated)
+        by_title[dated] = body
+    write_performance(head.rstrip("\n") + "\n\n" + "\n".join(by_title[t] for t in order))
+
+
+def flow_sections(args, b):
+    """Issue 26's flow level: benchmark (b) at message level, flow level and handed over whole,
+    side by side with the ring's floor; and a ResNet-50 iteration on a fat tree against N."""
+    out = []
+    work = os.path.join(ROOT, b, "bench", "flow")
+    os.makedirs(work, exist_ok=True)
+    ns = [int(x) for x in args.flow_nodes.split(",") if x]
+    if args.quick:
+        ns = [n for n in ns if n <= 64]
+    rows = []
+    for n in ns:
+        cells = {}
+        for mode, stat in (("", "tx_messages"), ("--flow", "messages"),
+                           ("--offload", "collective_flows")):
+            cfg = os.path.join(work, f"ring{n}{mode.replace('-', '_')}.yaml")
+            run([sys.executable, "bench/ring_allreduce.py", str(n), cfg] + ([mode] if mode else []))
+            runs = sorted((timed_bench([f"{b}/bench/platform_bench", os.path.relpath(cfg, ROOT),
+                                        stat], args.ring_timeout)
+                           for _ in range(max(1, args.repeats))), key=lambda x: x[1])
+            cells[mode] = runs[len(runs) // 2]
+        floor = sorted(timed_bench([f"{b}/bench/ring_floor", str(n)])[1]
+                       for _ in range(max(1, args.repeats)))[max(1, args.repeats) // 2]
+        m, f, o = cells[""], cells["--flow"], cells["--offload"]
+
+        def cell(x):
+            return (f"{x[1]:.2f} s, {x[0]['peak_rss_mb']:.0f} MB, "
+                    f"{x[0]['sim_s_per_wall_s']:.3g} simulated s per wall s")
+        rows.append((f"N = {n}", f"message level {cell(m)}; flow level, hosts run the steps "
+                     f"{cell(f)}; flow level, collective handed over {cell(o)}; iteration "
+                     f"{m[0]['sim_s'] * 1e3:.3f} / {f[0]['sim_s'] * 1e3:.3f} / "
+                     f"{o[0]['sim_s'] * 1e3:.3f} ms; the ring's floor (bench/ring_floor) "
+                     f"{floor:.2f} s: handed over = {o[1] / floor:.2f}x the floor, message "
+                     f"level {m[1] / floor:.1f}x"))
+    out.append(("Benchmark (b) at message and flow level: the 64 MiB ring, N nodes on one "
+                "10 GbE switch (issue 26 target, handed over at N = 1024: < 0.3 s, < 0.3 GB; "
+                f"median of {max(1, args.repeats)} runs each)",
+                "python3 bench/ring_allreduce.py N CONFIG [--flow | --offload] && "
+                f"{b}/bench/platform_bench CONFIG STAT", rows))
+
+    # ResNet-50 over a k = 64 fat tree, hierarchical ring in 25 MiB buckets, handed over (flow level).
+    with open(os.path.join(ROOT, "configs/scale/fat_tree_16k_resnet50.yaml")) as f:
+        base = f.read()
+    ns = [int(x) for x in args.scale_nodes.split(",") if x]
+    if args.quick:
+        ns = [n for n in ns if n <= 256]
+    rows, pts = [], []
+    for n in ns:
+        cfg = os.path.join(work, f"fat_tree_{n}.yaml")
+        with open(cfg, "w") as f:
+            f.write(base.replace("16384", str(n)).replace("16,384", f"{n:,}"))
+        r, wall = timed_bench([f"{b}/bench/platform_bench", os.path.relpath(cfg, ROOT),
+                               "collective_flows"], 3600)
+        steps = r["count"]  # one flow per step of every rank
+        pts.append((steps, wall, r["wall_s"]))
+        rows.append((f"N = {n:,}", f"{steps:,.0f} collective steps; iteration "
+                     f"{r['sim_s'] * 1e3:.1f} ms simulated; wall {wall:.2f} s (set-up "
+                     f"{r['setup_s']:.2f} s, simulation {r['wall_s']:.2f} s, "
+                     f"{r['wall_s'] / max(steps, 1) * 1e9:,.0f} ns per step); "
+                     f"{r['sim_s_per_wall_s']:.3g} simulated s per wall s; peak RSS "
+                     f"{r['peak_rss_mb']:,.0f} MB"))
+    if len(pts) >= 2:
+        for label, col in (("whole-process", 1), ("simulation", 2)):
+            k = fit_exponent([p[0] for p in pts[-3:]], [max(p[col], 1e-4) for p in pts[-3:]])
+            rows.append((f"fit: {label} wall time ~ (steps)^k", f"k = {k:.2f} over the largest "
+                         f"{len(pts[-3:])} sizes (issue 26 target: k <= 1.05)"))
+    out.append(("ResNet-50 iteration at flow level: k = 64 fat tree at 100 Gb/s, hierarchical ring in "
+                "25 MiB buckets handed to the fabric (issue 26 target at N = 16,384: < 20 s, "
+                "< 8 GB; configs/scale/fat_tree_16k_resnet50.yaml with N endpoints)",
+                f"{b}/bench/platform_bench CONFIG collective_flows", rows))
+    return out
 
 
 if __name__ == "__main__":

@@ -106,6 +106,16 @@ std::vector<std::uint32_t> fabric_topology::by_leaf() const {
     return order;
 }
 
+std::vector<int> fabric_topology::tiers() const {
+    const auto n = static_cast<int>(m_s.endpoints);
+    if (m_s.kind == topology_kind::SINGLE_SWITCH) return {n};
+    const int per_leaf = n / static_cast<int>(m_leaves);
+    if (m_s.kind == topology_kind::FAT_TREE && m_pods > 1 && m_leaves % m_half == 0) {
+        return {per_leaf, static_cast<int>(m_half), static_cast<int>(m_pods)};
+    }
+    return {per_leaf, static_cast<int>(m_leaves)};
+}
+
 int fabric_topology::leaf_up(std::uint32_t leaf, std::uint32_t j) const {
     return m_base_leaf_up + static_cast<int>(leaf * m_up + j);
 }

@@ -72,6 +72,11 @@ public:
     std::string name(int r) const;
     std::uint32_t leaf_of(std::uint32_t endpoint) const;
     std::uint32_t leaves() const { return m_leaves; }
+    // Group sizes of the tiers, lowest first, whose product is the endpoints: {endpoints}
+    // (single_switch), {per leaf, leaves} (leaf_spine, rail_optimised), {per leaf, leaves per
+    // pod, pods} (fat_tree; {per leaf, leaves} when a pod is partly filled or there is one).
+    // Ranks in by_leaf() order fill them first digit fastest.
+    std::vector<int> tiers() const;
     // The endpoints ordered leaf by leaf (by endpoint within a leaf): a ring in this order
     // crosses the uplinks once per leaf (a topology-aware ring order).
     std::vector<std::uint32_t> by_leaf() const;

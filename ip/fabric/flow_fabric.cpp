@@ -88,9 +88,11 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
             "level's group (0: the topology's endpoints per leaf, one switch's hosts; "
             "single_switch: the whole-number square root)")
         .range("0", "1048576");
-    d.param("levels", &flow_fabric::m_levels, "2",
-            "hierarchical_ring: levels of equal size endpoints^(1/levels)")
-        .range("1", "8");
+    d.param("levels", &flow_fabric::m_levels, "0",
+            "hierarchical_ring: levels of equal size endpoints^(1/levels), or 0: one level per "
+            "tier of the topology (a leaf's endpoints, a pod's leaves, the pods; with rank_order "
+            "by_leaf), the topology-aware hierarchical ring")
+        .range("0", "8");
     d.choice("nic_order", &flow_fabric::m_nic_order,
              {{"fifo", nic_order::FIFO}, {"fair", nic_order::FAIR}}, "fifo",
              "How an endpoint's NIC serves the messages it has to send: fifo (one after "
@@ -186,6 +188,10 @@ void flow_fabric::plan_collective(const params& p) {
 
     m_args.ranks = static_cast<int>(n);
     m_args.levels = static_cast<int>(m_levels);
+    if (m_levels == 0) {
+        m_args.levels = 1;
+        m_args.group_sizes = m_topo->tiers();
+    }
     std::uint64_t g = m_group;
     if (g == 0 && m_kind != fabric::topology_kind::SINGLE_SWITCH) {
         g = m_endpoints / m_topo->leaves();

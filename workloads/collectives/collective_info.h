@@ -31,9 +31,12 @@ struct collective_args {
     std::uint64_t elements = 0;  // vector length, in elements
     int rows = 0, cols = 0;      // grid collectives: rank = row * cols + col (rows * cols = ranks)
     int levels = 2;              // hierarchical_ring: levels of equal size ranks^(1/levels)
-    int trees = 0;               // multi-trees: 0 gives one tree per rank (or group)
-    int degree = 2;              // multi-trees: children per tree node
-    std::uint32_t segments = 1;  // ring: pieces per block (smartnic.md's pipelined ring)
+    // hierarchical_ring: when not empty, the levels' sizes instead (first varies fastest;
+    // their product must be ranks), e.g. a fat tree's hosts per leaf, leaves per pod, pods.
+    std::vector<int> group_sizes;
+    int trees = 0;                         // multi-trees: 0 gives one tree per rank (or group)
+    int degree = 2;                        // multi-trees: children per tree node
+    std::uint32_t segments = 1;            // ring: pieces per block (smartnic.md's pipelined ring)
     worker_aggregator_options aggregator;  // worker_aggregator: fan-in and how the sum returns
 };
 

@@ -114,7 +114,14 @@ void collective_registry::check(const std::string& name, const collective_args& 
                                     std::to_string(a.ranks) + " ranks, got " +
                                     std::to_string(a.rows) + "x" + std::to_string(a.cols));
     }
-    if (n.perfect_power && !is_perfect_power(a.ranks, a.levels)) {
+    if (n.perfect_power && !a.group_sizes.empty()) {
+        long long product = 1;
+        for (int g : a.group_sizes) product *= g;
+        if (product != a.ranks) {
+            throw std::invalid_argument(what + "levels of " + std::to_string(product) +
+                                        " ranks in all, not " + std::to_string(a.ranks));
+        }
+    } else if (n.perfect_power && !is_perfect_power(a.ranks, a.levels)) {
         throw std::invalid_argument(what + std::to_string(a.ranks) + " ranks is not the " +
                                     std::to_string(a.levels) + "-th power of an integer >= 2");
     }

@@ -245,11 +245,12 @@ collective_info hierarchical_ring_collective() {
     c.name = "hierarchical_ring";
     c.description =
         "Latency-optimised ring: ring reduce-scatters over `levels` levels of equal size "
-        "N^(1/levels), all-gathers in reverse (aries.md §IV-A-2)";
+        "N^(1/levels) (or a fabric's tiers), all-gathers in reverse (aries.md §IV-A-2)";
     c.needs.perfect_power = true;
     c.fabrics = {fabric::HOST, fabric::NOC, fabric::FLOW};
     c.make = [](const collective_args& a) {
-        return hierarchical_ring(a.ranks, a.levels, a.elements);
+        return a.group_sizes.empty() ? hierarchical_ring(a.ranks, a.levels, a.elements)
+                                     : hierarchical_ring(a.group_sizes, a.elements);
     };
     return c;
 }

@@ -36,21 +36,21 @@ TEST(collective_registry, lists_the_built_ins_in_order_with_their_fabrics) {
                                "double_binary_tree", "multi_tree", "concentrated_multi_tree"}));
     // The choice lists of workload.training's `algorithm` (before fpga_ring and none) and of
     // noc.interposer's `collective` (after none), in the order they had as hand-written lists.
-    EXPECT_EQ(
-        reg.names_for(fabric::HOST),
-        (std::vector<std::string>{"ring", "worker_aggregator", "binomial_tree", "halving_doubling",
-                                  "recursive_doubling", "double_binary_tree"}));
+    EXPECT_EQ(reg.names_for(fabric::HOST),
+              (std::vector<std::string>{"ring", "worker_aggregator", "binomial_tree",
+                                        "halving_doubling", "recursive_doubling", "ring_2d",
+                                        "hierarchical_ring", "double_binary_tree"}));
     EXPECT_EQ(
         reg.names_for(fabric::NOC),
         (std::vector<std::string>{"ring", "ring_2d", "hierarchical_ring", "double_binary_tree",
                                   "multi_tree", "concentrated_multi_tree"}));
     EXPECT_EQ(reg.names_for(fabric::FPGA), (std::vector<std::string>{"ring"}));
     // fabric.flow runs every all-reduce (not the aggregator's, which needs a rank of its own).
-    EXPECT_EQ(reg.names_for(fabric::FLOW),
-              (std::vector<std::string>{"ring", "binomial_tree", "halving_doubling",
-                                        "recursive_doubling", "ring_2d", "hierarchical_ring",
-                                        "double_binary_tree", "multi_tree",
-                                        "concentrated_multi_tree"}));
+    EXPECT_EQ(
+        reg.names_for(fabric::FLOW),
+        (std::vector<std::string>{"ring", "binomial_tree", "halving_doubling", "recursive_doubling",
+                                  "ring_2d", "hierarchical_ring", "double_binary_tree",
+                                  "multi_tree", "concentrated_multi_tree"}));
     for (const auto& n : reg.names()) {
         const collective_info& c = reg.get(n);
         EXPECT_FALSE(c.description.empty()) << n;

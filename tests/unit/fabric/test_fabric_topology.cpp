@@ -41,6 +41,8 @@ topology_spec leaf_spine(ecmp_rule e) {
 
 TEST(fabric_topology, leaf_spine_routes) {
     const fabric_topology t(leaf_spine(ecmp_rule::FIXED));
+    EXPECT_EQ(t.tiers(), (std::vector<int>{4, 4}));
+    EXPECT_EQ(fabric_topology(one_switch(4)).tiers(), (std::vector<int>{4}));
     // 32 host links + 4 leaves x 2 spines x 2 directions.
     EXPECT_EQ(t.capacities().size(), 32u + 16u);
     EXPECT_DOUBLE_EQ(t.capacities()[40], 2.5e9);
@@ -114,6 +116,8 @@ TEST(fabric_topology, fat_tree_routes_through_leaf_aggregation_and_core) {
     EXPECT_EQ(t.name(r[5]), "down[14]");
     EXPECT_EQ(t.switches(1, 14), 5u);
     EXPECT_EQ(t.latency_ps(1, 14), 2 * 10000u + 2 * 20000u + 2 * 50000u + 5 * 1000000u);
+    // Tiers for the topology-aware hierarchical ring: 2 per leaf, 2 leaves a pod, 4 pods.
+    EXPECT_EQ(t.tiers(), (std::vector<int>{2, 2, 4}));
     // Every resource index is used by some route and named once.
     std::set<std::string> names;
     for (int i = 0; i < static_cast<int>(t.capacities().size()); ++i) names.insert(t.name(i));
@@ -152,6 +156,7 @@ TEST(fabric_topology, rail_optimised_puts_each_rail_on_its_leaf) {
     EXPECT_EQ(t.switches(0, 2), 1u);  // same rail, same group
     EXPECT_EQ(t.switches(0, 1), 3u);  // two rails of one host cross a spine
     EXPECT_EQ(t.by_leaf(), (std::vector<std::uint32_t>{0, 2, 1, 3, 4, 6, 5, 7}));
+    EXPECT_EQ(t.tiers(), (std::vector<int>{2, 4}));
     s.endpoints = 7;
     EXPECT_THROW(fabric_topology{s}, std::invalid_argument);  // 7 NICs are not hosts of 2
 }

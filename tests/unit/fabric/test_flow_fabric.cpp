@@ -137,6 +137,21 @@ TEST(flow_fabric, ring_2d_by_leaf_keeps_rows_on_a_leaf) {
     EXPECT_EQ(stat(j, "fabric", "collective_flows"), 8.0 * 8);
 }
 
+// The topology-aware hierarchical ring (levels 0: one level per tier, {4 per leaf, 2 leaves})
+// is the same schedule as that 2D ring, so the same time to the ps.
+TEST(flow_fabric, hierarchical_ring_by_tiers_equals_the_2d_ring) {
+    std::string ops;
+    for (int i = 0; i < 8; ++i) {
+        ops += "    node[" + std::to_string(i) +
+               "].host: [{op: allreduce, bytes: 8MiB, address: 0, tag: 7}]\n";
+    }
+    const auto j = run_stats(hosts(8, ops, "flow",
+                                   ", topology: rail_optimised, rails: 2, hosts_per_leaf: 4, "
+                                   "spines: 1, uplink_rate: 40Gb/s, collective: hierarchical_ring, "
+                                   "rank_order: by_leaf"));
+    EXPECT_NEAR(stat(j, "node[5].host", "completion_time"), 12398760.0, 0.01);
+}
+
 // The same in endpoint order: each row's ring alternates the rails, so its 6 in-row steps cross
 // the spine (the flows still get 10 Gb/s each; each arrival takes 2 more switches and their
 // frames, 4480.8 ns), while the 2 steps between rows (endpoints e and e + 4, one rail) now stay
