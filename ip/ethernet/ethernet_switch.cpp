@@ -118,7 +118,8 @@ ethernet_switch::ethernet_switch(const sc_core::sc_module_name& name, const para
         throw input_error(where(down), path() + ".addresses",
                           "has " + std::to_string(m_addresses.size()) +
                               " entries but the switch has " + std::to_string(down) +
-                              " ports that are not uplinks; give one node id per port");
+                              (m_uplinks > 0 ? " ports that are not uplinks" : " ports") +
+                              "; give one node id per port");
     }
     std::vector<double> ids = m_addresses;
     if (ids.empty()) {
