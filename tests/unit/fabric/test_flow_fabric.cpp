@@ -168,6 +168,24 @@ TEST(flow_fabric, ring_2d_in_endpoint_order_crosses_the_spine) {
     EXPECT_NEAR(stat(j, "node[0].host", "completion_time"), 12398760.0 + 17923.2, 0.01);
 }
 
+// An all-reduce that only two of four endpoints post never ends: the watchdog stops the run
+// and the fabric says what it holds.
+TEST(flow_fabric, a_collective_not_every_endpoint_posts_stalls_with_a_report) {
+    std::string ops;
+    for (int i = 0; i < 2; ++i) {
+        ops += "    node[" + std::to_string(i) +
+               "].host: [{op: allreduce, bytes: 1MiB, address: 0, tag: 7}]\n";
+    }
+    auto sim = make_sim(hosts(4, ops, "flow, stall_timeout: 1ms"));
+    sim->elaborate();
+    const run_result r = sim->run();
+    ASSERT_EQ(r.status, run_status::STALLED);
+    EXPECT_NE(r.stall_report.find("fabric"), std::string::npos) << r.stall_report;
+    EXPECT_NE(r.stall_report.find("allreduce 7: 2 of 4 endpoints posted, 0 done"),
+              std::string::npos)
+        << r.stall_report;
+}
+
 TEST(flow_fabric, needs_the_flow_granularity) {
     const std::string e = elaboration_error(hosts(2, R"(    node[0].host: []
 )",
