@@ -338,4 +338,28 @@ YAML::Node config_node::to_yaml() const {
     return YAML::Node();
 }
 
+void config_node::emit(YAML::Emitter& out) const {
+    switch (m_kind) {
+        case kind::NIL:
+            out << YAML::Null;
+            return;
+        case kind::SCALAR:
+            out << m_scalar;
+            return;
+        case kind::SEQ:
+            out << YAML::BeginSeq;
+            for (const auto& i : m_items) i.emit(out);
+            out << YAML::EndSeq;
+            return;
+        case kind::MAP:
+            out << YAML::BeginMap;
+            for (const auto& e : m_entries) {
+                out << YAML::Key << e.key << YAML::Value;
+                e.value.emit(out);
+            }
+            out << YAML::EndMap;
+            return;
+    }
+}
+
 }  // namespace trainvp

@@ -10,7 +10,8 @@
 
 namespace YAML {
 class Node;
-}
+class Emitter;
+}  // namespace YAML
 
 namespace trainvp {
 
@@ -68,6 +69,8 @@ public:
     void apply_set(const std::string& assignment);
 
     YAML::Node to_yaml() const;
+    // Streams the node to `out` as out << to_yaml() would, without building the node tree.
+    void emit(YAML::Emitter& out) const;
 
 private:
     // PATH is the node's full key when duplicate keys are named by path, else null.

@@ -135,6 +135,7 @@ int fabric_topology::agg_down(std::uint32_t agg, std::uint32_t j) const {
 std::uint64_t fabric_topology::pick(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,
                                     std::uint64_t salt) const {
     if (m_s.ecmp == ecmp_rule::FIXED) return flow;
+    if (m_s.ecmp == ecmp_rule::DEST_MOD) return salt == 0 ? dst : dst / m_up;
     const std::uint64_t h = ecmp_hash(src, dst, flow);
     return salt == 0 ? h : ecmp_mix(h ^ salt);
 }

@@ -21,7 +21,12 @@
 //                   spines as in leaf_spine (the rail-optimised fabrics of GPU clusters).  A
 //                   flow between two rails of one host crosses a spine (no NVLink is modelled).
 // ECMP over equal paths (a leaf's spines or aggregation switches, an aggregation switch's
-// cores): a deterministic hash of (src, dst, flow id), or flow id mod the choices (`fixed`).
+// cores): a deterministic hash of (src, dst, flow id), flow id mod the choices (`fixed`), or
+// D-mod-k (`dest_mod`, the deterministic routing of InfiniBand fat trees: Zahavi, "D-Mod-K
+// routing providing non-blocking traffic for shift permutations on real life fat trees",
+// Technion CCIT report 776, 2010): uplink dst mod k/2 at the leaf, core (dst / (k/2)) mod k/2
+// at the aggregation switch, so flows to different destinations of a shift permutation (a
+// ring's step) never share an uplink.
 // Latency of a route: propagation on each of its links (per tier) plus each switch's
 // port-to-port latency (the store-and-forward wait for a frame is the block's: it knows the
 // frames).
@@ -34,7 +39,7 @@
 namespace trainvp::fabric {
 
 enum class topology_kind { SINGLE_SWITCH, LEAF_SPINE, FAT_TREE, RAIL_OPTIMISED };
-enum class ecmp_rule { HASH, FIXED };
+enum class ecmp_rule { HASH, FIXED, DEST_MOD };
 
 struct topology_spec {
     topology_kind kind = topology_kind::SINGLE_SWITCH;

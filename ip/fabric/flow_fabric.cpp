@@ -64,10 +64,15 @@ void flow_fabric::declare(type_decl<flow_fabric>& d) {
             "rail_optimised: NICs per host (endpoint = host x rails + rail)")
         .range("1", "64");
     d.choice("ecmp", &flow_fabric::m_ecmp,
-             {{"hash", fabric::ecmp_rule::HASH}, {"fixed", fabric::ecmp_rule::FIXED}}, "hash",
+             {{"hash", fabric::ecmp_rule::HASH},
+              {"fixed", fabric::ecmp_rule::FIXED},
+              {"dest_mod", fabric::ecmp_rule::DEST_MOD}},
+             "hash",
              "Which of equal paths a flow between leaves takes (spine, aggregation switch, "
-             "core): a deterministic hash of (source, destination, message) or message id mod "
-             "the choices");
+             "core): a deterministic hash of (source, destination, message), message id mod "
+             "the choices (fixed), or D-mod-k (dest_mod: destination mod the choices at the "
+             "leaf, destination / (k/2) mod k/2 at the aggregation switch, InfiniBand's "
+             "fat-tree routing)");
     d.choice_of(
         "collective", &flow_fabric::m_collective,
         [] {

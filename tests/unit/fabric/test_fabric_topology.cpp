@@ -124,6 +124,24 @@ TEST(fabric_topology, fat_tree_routes_through_leaf_aggregation_and_core) {
     EXPECT_EQ(names.size(), t.capacities().size());
 }
 
+// D-mod-k: a shift permutation (every endpoint to the one 4 further on, pod to pod) uses each
+// uplink, each core link and each downlink once.
+TEST(fabric_topology, fat_tree_dest_mod_spreads_a_shift_without_sharing) {
+    const fabric_topology t(fat_tree(ecmp_rule::DEST_MOD));
+    std::vector<int> used(t.capacities().size(), 0);
+    std::vector<int> r;
+    for (std::uint32_t i = 0; i < 16; ++i) {
+        t.route(i, (i + 4) % 16, 99, r);
+        ASSERT_EQ(r.size(), 6u);
+        for (int x : r) ++used[static_cast<std::size_t>(x)];
+    }
+    for (std::size_t x = 0; x < used.size(); ++x)
+        EXPECT_LE(used[x], 1) << t.name(static_cast<int>(x));
+    t.route(0, 13, 5, r);  // leaf uplink 13 mod 2 = 1, core (13 / 2) mod 2 = 0 of agg 1's group
+    EXPECT_EQ(t.name(r[1]), "leaf[0]>agg[1]");
+    EXPECT_EQ(t.name(r[2]), "agg[1]>core[2]");
+}
+
 // Hashed ECMP reaches every core from a pod, and a route is the same each time.
 TEST(fabric_topology, fat_tree_hash_spreads_over_aggregation_and_cores) {
     const fabric_topology t(fat_tree(ecmp_rule::HASH));
