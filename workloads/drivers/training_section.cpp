@@ -83,6 +83,14 @@ void training_section::declare(section_decl<training_section>& d) {
     d.param("workspace_limit", &training_section::m_workspace_limit, "4GiB",
             "compute_model layer_ops: scratch memory an algorithm may use (paleo.md §4.1: "
             "4 GB); an FFT whose spectra exceed it falls back to tiles, then GEMM");
+    d.choice("dilation_zeros", &training_section::m_dilation_zeros,
+             {{"skipped", models::dilation_zeros::SKIPPED},
+              {"computed", models::dilation_zeros::COMPUTED}},
+             "skipped",
+             "compute_model layer_ops: the zeros a stride puts between the values of a "
+             "strided convolution's output gradient (its backward-data; a strided transposed "
+             "convolution's forward pass): skipped, or computed by a stride-1 GEMM over the "
+             "dilated tensor (as TalwalkarLab/paleo's flops_profiler.py counts them)");
     d.param("iterations", &training_section::m_iterations, "1",
             "Training iterations in the run, in [1, 1000000]");
     d.param("tos", &training_section::m_tos, "",
@@ -164,7 +172,7 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
     o.update = m_update;
     if (t.find("forward_time") != nullptr) o.forward_ps = m_forward_time.ps;
     if (t.find("backward_time") != nullptr) o.backward_ps = m_backward_time.ps;
-    for (const char* k : {"conv_algorithm", "workspace_limit"}) {
+    for (const char* k : {"conv_algorithm", "workspace_limit", "dilation_zeros"}) {
         if (const config_node* v = t.find(k); v != nullptr && !m_layer_costs) {
             throw input_error(v->loc(), key_of(k), "applies to compute_model layer_ops only");
         }
@@ -173,6 +181,7 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         models::layer_cost_options lo;
         lo.heuristic = m_conv_algorithm;
         lo.workspace_limit = static_cast<double>(m_workspace_limit.bytes);
+        lo.zeros = m_dilation_zeros;
         o.layer_costs = lo;
     }
     if (m_iterations < 1 || m_iterations > 1000000) {

@@ -142,7 +142,7 @@ TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_o
     EXPECT_EQ(join(keys),
               "model, model_parameters, batch, workers, aggregator, algorithm, policy, "
               "bucket, compute, update, forward_time, backward_time, compute_model, "
-              "conv_algorithm, workspace_limit, iterations, tos, "
+              "conv_algorithm, workspace_limit, dilation_zeros, iterations, tos, "
               "broadcast, compression, offload, gradient");
     EXPECT_TRUE(r.find("ops")->params.empty());
     EXPECT_FALSE(r.find("ops")->description.empty());
@@ -225,7 +225,7 @@ TEST(training_section, keys_and_hosts_are_checked) {
               "t.yaml:2:61: error: workload.training.polciy: unknown training key (did you mean "
               "'policy'?); expected one of model, model_parameters, batch, workers, aggregator, "
               "algorithm, policy, bucket, compute, update, forward_time, backward_time, "
-              "compute_model, conv_algorithm, workspace_limit, iterations, tos, "
+              "compute_model, conv_algorithm, workspace_limit, dilation_zeros, iterations, tos, "
               "broadcast, compression, offload, gradient");
     EXPECT_EQ(error_of("workload:\n  training: {model: hdc, workers: x}\n", c.platform),
               "t.yaml:2:13: error: workload.training.batch: missing; a training workload needs "

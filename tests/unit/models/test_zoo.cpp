@@ -38,7 +38,8 @@ double conv_fc_macs(const model& m) {
 TEST(ModelZoo, ListsEveryModel) {
     const auto names = zoo_model_names();
     for (const char* n : {"alexnet", "alexnet_1tower", "alexnet_v2", "dlrm", "hdc", "inception_v3",
-                          "mlp", "nin", "resnet50", "transformer", "vgg16", "vgg16_slim"}) {
+                          "mlp", "nin", "resnet50", "transformer", "vgg16", "vgg16_slim",
+                          "dcgan_generator", "dcgan_discriminator"}) {
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
     }
 }
@@ -111,6 +112,39 @@ TEST(ModelZoo, PaleoAuthorsNetworksParameters) {
 }
 
 // He et al. 2016: conv weights (no bias) + BN gamma/beta + fc 2048*1000+1000.
+// DCGAN (paleo.md §4.3.2's GAN "inspired by Radford et al."): no total is published, so the
+// count is the sum of the parameter tensors the DCGAN authors released with their 64x64 model
+// (Newmu/dcgan_code faces/train_uncond_dcgan.py, ngf = ndf = 128), written out per tensor.
+TEST(ModelZoo, DcganMatchesTheReleasedParameterTensors) {
+    const i64 gen = 100 * 16384 + 2 * 16384       // gw; gg, gb
+                    + 1024 * 512 * 25 + 2 * 512   // gw2; gg2, gb2
+                    + 512 * 256 * 25 + 2 * 256    // gw3; gg3, gb3
+                    + 256 * 128 * 25 + 2 * 128    // gw4; gg4, gb4
+                    + 128 * 3 * 25;               // gwx
+    const i64 dis = 128 * 3 * 25                  // dw
+                    + 256 * 128 * 25 + 2 * 256    // dw2; dg2, db2
+                    + 512 * 256 * 25 + 2 * 512    // dw3; dg3, db3
+                    + 1024 * 512 * 25 + 2 * 1024  // dw4; dg4, db4
+                    + 16384;                      // dwy
+    ASSERT_EQ(gen, 18885760);
+    ASSERT_EQ(dis, 17232768);
+    const model g = load("dcgan_generator");
+    const model d = load("dcgan_discriminator");
+    EXPECT_EQ(g.totals().params, gen);
+    EXPECT_EQ(d.totals().params, dis);
+    // Fig. 1's shapes: 4x4x1024 -> 8x8x512 -> 16x16x256 -> 32x32x128 -> 64x64x3, and the
+    // discriminator back down to 4x4x1024.
+    EXPECT_EQ(g.layers().back().output_shape, tensor_shape::chw(3, 64, 64));
+    EXPECT_EQ(g.layers().at(4).output_shape, tensor_shape::chw(512, 8, 8));
+    EXPECT_EQ(d.layers().at(9).output_shape, tensor_shape::chw(1024, 4, 4));
+    // Mirror images: the four 5x5 layers of each have the same multiply-adds (1.277 G/sample).
+    i64 gm = 0, dm = 0;
+    for (const auto& l : g.layers()) gm += l.kind == layer_kind::DECONV ? l.forward_flops / 2 : 0;
+    for (const auto& l : d.layers()) dm += l.kind == layer_kind::CONV ? l.forward_flops / 2 : 0;
+    EXPECT_EQ(gm, dm);
+    EXPECT_EQ(gm, 3 * i64{1024 * 512 * 25 * 16} + 128 * 3 * 25 * 1024);
+}
+
 TEST(ModelZoo, ResNet50ParametersWithBatchnormGammaBeta) {
     const model m = load("resnet50");
     EXPECT_EQ(m.totals().params, 25557032);
