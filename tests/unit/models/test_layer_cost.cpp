@@ -17,6 +17,7 @@
 #include "workloads/models/layer_math.h"
 #include "workloads/models/model_loader.h"
 #include "workloads/models/network_time.h"
+#include "workloads/models/roofline_compute_model.h"
 
 namespace trainvp::models {
 namespace {
@@ -393,6 +394,19 @@ TEST(LayerCost, DeviceTimeIsReadComputeWrite) {
     c.write_bytes = 1e8;
     // 2e8 / 2.5e10 + 3e9 / 5e11 + 1e8 / 2.5e10 = 8 ms + 6 ms + 4 ms
     EXPECT_NEAR(d.seconds(c), 0.018, 1e-15);
+}
+
+// The roofline behind the compute_model interface: a layer's forward pass is its forward op's
+// R + C + W, its backward pass the sum over backward-data and backward-filter.
+TEST(LayerCost, RooflineComputeModelTimesTheLayerOps) {
+    const device_model d{6.144e12, 336.5 * 1073741824.0, 0.62, 0.62};
+    const roofline_compute_model r(d, {"cudnn_v4_like", 4294967296.0});
+    const layer_info l = conv(64, 27, 27, 192, 5, 1, 2, 128);
+    const layer_costs c = costs_of(l, 128, "cudnn_v4_like");
+    const layer_seconds s = r.time_layer(l, 128, 4);
+    EXPECT_EQ(s.forward, d.seconds(c.forward));
+    EXPECT_EQ(s.backward, d.seconds(c.backward_data) + d.seconds(c.backward_filter));
+    EXPECT_THROW(roofline_compute_model(device_model{0, 1, 1, 1}, {}), std::invalid_argument);
 }
 
 // paleo.md §3.1.2: two branches between a fork and a join (a supernode): sequential execution
