@@ -1,7 +1,8 @@
 // paleo.md §4.2's case studies on configs/papers/paleo, from the PALEO authors' devices, PPPs
-// and nets (nothing fitted): Table 2's one-step times, Table 3's FireCaffe speedups and Fig. 3a's
-// Inception weak scaling; Table 5's GAN networks.  tools/validate_paleo.py writes the same
-// comparisons into docs/validation.md (section paleo-cases).
+// and nets (nothing fitted): Table 2's one-step times, Table 3's FireCaffe speedups, Table 4's
+// hybrid and data-parallel speedups, Fig. 3a's Inception weak scaling; Table 5's GAN networks.
+// tools/validate_paleo.py writes the same comparisons into docs/validation.md (section
+// paleo-cases).
 //
 // SystemC elaborates once per process: each configuration runs as its own trainvp process.
 #include <gtest/gtest.h>
@@ -55,8 +56,9 @@ TEST(paleo_cases, table2_inception_one_step) {
     EXPECT_NEAR(step_ms("k40_inception_v3"), 4269.0, 0.15 * 4269.0);
 }
 
-// AlexNet on one K20, batch 128, against Krizhevsky's 418 ms: fc6's backward-data as the
-// authors' alex_v2.json writes it is a quarter of the step: 15 % (now +12.6 %).
+// AlexNet on one K20, batch 128 (the authors' nets/alex_v2_1gpu.json), against Krizhevsky's
+// 418 ms: fc6's backward-data as that file writes it is a quarter of the step: 15 % (now
+// +0.4 %; PALEO's 402 ms: now +4.4 %).
 TEST(paleo_cases, table2_alexnet_one_step) {
     EXPECT_NEAR(step_ms("k20_alexnet"), 418.0, 0.15 * 418.0);
 }
@@ -80,14 +82,40 @@ TEST(paleo_cases, table3_firecaffe_speedup_128) {
     EXPECT_NEAR(s128, 39.0, 0.15 * 39.0);
 }
 
-// Table 4's data-parallel column (PALEO's own estimate; Krizhevsky's measured hybrid scheme is
-// not modelled): 8 K20s at batch 128 each, tree all-reduce at 6 GB/s.  PALEO's 5.40x has the
-// exchange only; the platform's workers also copy gradients and weights over PCIe, sum and
-// update on the host: 15 % (now -11.1 %).
+// Table 4's data-parallel column (PALEO's own estimate of what Krizhevsky did not measure): 8
+// K20s at batch 128 each, tree all-reduce at 6 GB/s.  PALEO's 5.40x has the exchange only; the
+// platform's workers also copy gradients and weights over PCIe, sum and update on the host:
+// 15 % (now -14.7 %).
 TEST(paleo_cases, table4_alexnet_data_parallel_8_gpus) {
     const double one = step_ms("k20_alexnet");
     const double s = 8 * one / step_ms("alexnet_data_parallel", workers(8));
     EXPECT_NEAR(s, 5.40, 0.15 * 5.40);
+}
+
+// Table 4's hybrid columns (configs/papers/paleo/alexnet_hybrid.yaml: convolutions
+// data-parallel, fc6-fc8 split over the GPUs, activations all-gathered and reduce-scattered).
+// Speedup = K x one K20's step / the step with K workers at batch 128 each.  Krizhevsky
+// measured 1.95x, 3.74x, 6.25x; PALEO estimated 1.94x, 3.79x, 6.70x.  2 and 4 GPUs share one
+// PCIe group, where the platform runs his scheme as costed: 5 % of both (now +1.5 % / +2.1 %
+// and +2.4 % / +1.0 %).
+TEST(paleo_cases, table4_hybrid_2_and_4_gpus) {
+    const double one = step_ms("k20_alexnet");
+    const double s2 = 2 * one / step_ms("alexnet_hybrid", workers(2));
+    EXPECT_NEAR(s2, 1.95, 0.05 * 1.95);
+    EXPECT_NEAR(s2, 1.94, 0.05 * 1.94);
+    const double s4 = 4 * one / step_ms("alexnet_hybrid", workers(4));
+    EXPECT_NEAR(s4, 3.74, 0.05 * 3.74);
+    EXPECT_NEAR(s4, 3.79, 0.05 * 3.79);
+}
+
+// 8 GPUs span Krizhevsky's two groups of 4, between which paleo.md §4.2.3 halves the bandwidth;
+// one switch here does not (PALEO's own estimate is +7.2 % over the measured 6.25x): 20 % of
+// Krizhevsky's (now +15.4 %) and 10 % of PALEO's 6.70x (now +7.6 %).
+TEST(paleo_cases, table4_hybrid_8_gpus) {
+    const double one = step_ms("k20_alexnet");
+    const double s8 = 8 * one / step_ms("alexnet_hybrid", workers(8));
+    EXPECT_NEAR(s8, 6.25, 0.20 * 6.25);
+    EXPECT_NEAR(s8, 6.70, 0.10 * 6.70);
 }
 
 // Fig. 3a: Murray et al.'s 56x at 100 workers was measured with parameter servers, whose

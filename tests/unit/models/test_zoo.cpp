@@ -39,7 +39,7 @@ TEST(ModelZoo, ListsEveryModel) {
     const auto names = zoo_model_names();
     for (const char* n : {"alexnet", "alexnet_1tower", "alexnet_v2", "dlrm", "hdc", "inception_v3",
                           "mlp", "nin", "resnet50", "transformer", "vgg16", "vgg16_slim",
-                          "dcgan_generator", "dcgan_discriminator"}) {
+                          "dcgan_generator", "dcgan_discriminator", "alexnet_v2_1gpu"}) {
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
     }
 }
@@ -96,6 +96,13 @@ TEST(ModelZoo, PaleoAuthorsNetworksParameters) {
     // [50, 51) million (a count written to two digits, truncated).
     EXPECT_GE(alex, 50000000);
     EXPECT_LT(alex, 51000000);
+    // alex_v2_1gpu.json (cuda-convnet2, scripts/exp_case_hybrid.sh): conv4 3x3x384x256, conv5
+    // 3x3x256x256, the rest as alex_v2.json; also "50 million" (49.57 M, to two digits).
+    const i64 owt = (11 * 11 * 3 * 64 + 64) + (5 * 5 * 64 * 192 + 192) + (9 * 192 * 384 + 384) +
+                    (9 * 384 * 256 + 256) + (9 * 256 * 256 + 256) + (25 * 256 * 4096 + 4096) +
+                    (4096 * 4096 + 4096) + (4096 * 1000 + 1000);
+    EXPECT_EQ(owt, 49566504);
+    EXPECT_EQ(load("alexnet_v2_1gpu").totals().params, owt);
     // vgg16.json: the same weights as configuration D, fc6 as a 7x7 conv.
     EXPECT_EQ(load("vgg16_slim").totals().params, 138357544);
     // nin.json: four mlpconv stages (k x k conv + two 1x1), biases.
