@@ -7,6 +7,7 @@
 #include "workloads/collectives/builtin_collectives.h"
 
 #include "workloads/collectives/concentrated_multi_tree.h"
+#include "workloads/collectives/direct_gather.h"
 #include "workloads/collectives/halving_doubling.h"
 #include "workloads/collectives/ring.h"
 #include "workloads/collectives/tree.h"
@@ -25,6 +26,8 @@ void register_builtin_collectives(collective_registry& r) {
     r.add(double_binary_tree_collective());
     r.add(multi_tree_collective());
     r.add(concentrated_multi_tree_collective());
+    r.add(direct_allgather_collective());
+    r.add(direct_reduce_scatter_collective());
 }
 
 }  // namespace trainvp::collectives

@@ -56,11 +56,20 @@ struct collective_needs {
 // One line for `describe`: "any N >= 2", "an aggregator rank, any N >= 1", ...
 std::string describe_needs(const collective_needs& n);
 
+// What a collective leaves on its ranks.  The all-reduces are what a gradient exchange runs;
+// the other two move activations (paleo.md §4.2.3's hybrid parallelism) and are made by name.
+enum class collective_result {
+    ALL_REDUCE,      // every rank ends with the elementwise sum over the contributing ranks
+    ALL_GATHER,      // every rank ends with every rank's block r of partition(n, N)
+    REDUCE_SCATTER,  // rank r ends with the sum over the ranks of block r of partition(n, N)
+};
+
 struct collective_info {
     std::string name;         // as configs write it ("ring")
     std::string description;  // one sentence, with its source (paper and section)
     collective_needs needs;
     std::vector<fabric> fabrics;  // the consumers wired to run it
+    collective_result result = collective_result::ALL_REDUCE;
     std::function<schedule(const collective_args&)> make;
     // Optional: one rank's steps alone, equal to make(args).steps[rank], for a consumer that
     // expands one rank at a time and must not hold every rank's steps (a 1024-rank ring's

@@ -4,6 +4,7 @@
 #include "workloads/collectives/collective_registry.h"
 #include "workloads/collectives/concentrated_multi_tree.h"
 #include "workloads/collectives/cost.h"
+#include "workloads/collectives/direct_gather.h"
 #include "workloads/collectives/executor.h"
 #include "workloads/collectives/halving_doubling.h"
 #include "workloads/collectives/ring.h"

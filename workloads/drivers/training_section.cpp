@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/did_you_mean.h"
 #include "core/error.h"
 #include "core/tos.h"
 #include "workloads/drivers/functional_check.h"
@@ -83,6 +84,20 @@ void training_section::declare(section_decl<training_section>& d) {
     d.param("workspace_limit", &training_section::m_workspace_limit, "4GiB",
             "compute_model layer_ops: scratch memory an algorithm may use (paleo.md §4.1: "
             "4 GB); an FFT whose spectra exceed it falls back to tiles, then GEMM");
+    d.choice("dilation_zeros", &training_section::m_dilation_zeros,
+             {{"skipped", models::dilation_zeros::SKIPPED},
+              {"computed", models::dilation_zeros::COMPUTED}},
+             "skipped",
+             "compute_model layer_ops: the zeros a stride puts between the values of a "
+             "strided convolution's output gradient (its backward-data; a strided transposed "
+             "convolution's forward pass): skipped, or computed by a stride-1 GEMM over the "
+             "dilated tensor (as TalwalkarLab/paleo's flops_profiler.py counts them)");
+    d.param("model_parallel_from", &training_section::m_model_parallel_from, "",
+            "Hybrid parallelism (paleo.md §4.2.3, Krizhevsky's one weird trick): the layer from "
+            "which on the model runs model-parallel, each worker computing 1/N of every conv/fc "
+            "layer's outputs for all N x batch samples, the activations all-gathered and their "
+            "gradients reduce-scattered; the layers before it stay data-parallel. Not set: all "
+            "data-parallel");
     d.param("iterations", &training_section::m_iterations, "1",
             "Training iterations in the run, in [1, 1000000]");
     d.param("tos", &training_section::m_tos, "",
@@ -173,7 +188,7 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
     o.update = m_update;
     if (t.find("forward_time") != nullptr) o.forward_ps = m_forward_time.ps;
     if (t.find("backward_time") != nullptr) o.backward_ps = m_backward_time.ps;
-    for (const char* k : {"conv_algorithm", "workspace_limit"}) {
+    for (const char* k : {"conv_algorithm", "workspace_limit", "dilation_zeros"}) {
         if (const config_node* v = t.find(k); v != nullptr && !m_layer_costs) {
             throw input_error(v->loc(), key_of(k), "applies to compute_model layer_ops only");
         }
@@ -182,7 +197,24 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         models::layer_cost_options lo;
         lo.heuristic = m_conv_algorithm;
         lo.workspace_limit = static_cast<double>(m_workspace_limit.bytes);
+        lo.zeros = m_dilation_zeros;
         o.layer_costs = lo;
+    }
+    if (const config_node* v = t.find("model_parallel_from")) {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < model.layers().size(); ++i) {
+            names.push_back(model.layers()[i].name);
+            if (model.layers()[i].name == m_model_parallel_from) o.model_parallel_from = i;
+        }
+        if (!o.model_parallel_from) {
+            throw input_error(v->loc(), key_of("model_parallel_from"),
+                              "no layer '" + m_model_parallel_from + "' in model " + model.name() +
+                                  did_you_mean(m_model_parallel_from, names));
+        }
+        if (t.find("gradient") != nullptr) {
+            throw input_error(v->loc(), key_of("model_parallel_from"),
+                              "hybrid parallelism runs in timing mode only (no gradient:)");
+        }
     }
     if (m_iterations < 1 || m_iterations > 1000000) {
         throw input_error(

@@ -39,6 +39,8 @@ private:
     bool m_layer_costs = false;  // compute_model: layer_ops
     std::string m_conv_algorithm = "cudnn_v4_like";
     units::data_size m_workspace_limit;
+    models::dilation_zeros m_dilation_zeros = models::dilation_zeros::SKIPPED;
+    std::string m_model_parallel_from;
     std::int64_t m_iterations = 1;
     std::string m_tos;
     collectives::aggregator_return m_broadcast = collectives::aggregator_return::TREE;

@@ -7,6 +7,7 @@
 
 #include "workloads/collectives/collective_registry.h"
 #include "workloads/iteration/collective_ops.h"
+#include "workloads/models/layer_math.h"
 
 namespace trainvp::workloads {
 
@@ -153,10 +154,48 @@ training_builder::training_builder(const models::model& m, training_options o)
     m_grad_base = k_weight_base + align_up(grads, 4096);
     m_grad_bytes = grads;
     m_activation_base = m_grad_base + align_up(grads, 4096);
+    m_exchange_base = m_activation_base + align_up(acts, 4096);
+
+    // Hybrid parallelism: the layers from m_mp_first on are model-parallel.
+    m_mp_first = n;
+    if (m_options.model_parallel_from) {
+        const std::size_t s = *m_options.model_parallel_from;
+        const std::string h = what + ": hybrid parallelism (model_parallel_from)";
+        if (s < 1 || s >= n) {
+            throw std::invalid_argument(h + ": layer index " + std::to_string(s) +
+                                        " is not in 1.." + std::to_string(n - 1));
+        }
+        if (!m_allreduce || m_offload || m_options.policy != exchange_policy::AFTER_BACKWARD) {
+            throw std::invalid_argument(h + " needs a host all-reduce run after_backward");
+        }
+        if (m_options.forward_ps || m_options.backward_ps) {
+            throw std::invalid_argument(h + " needs computed phases, not measured times");
+        }
+        for (std::size_t l = s; l < n; ++l) {
+            if (layers[l].inputs.size() != 1 || layers[l].inputs[0] != layers[l - 1].name) {
+                throw std::invalid_argument(h + ": layer " + layers[l].name +
+                                            " does not take the previous layer's output alone");
+            }
+        }
+        m_mp_first = s;
+    }
+    std::uint64_t dp_grads = 0;
+    for (std::size_t l = 0; l < m_mp_first; ++l) {
+        dp_grads += static_cast<std::uint64_t>(layers[l].weight_grad_bytes);
+    }
+    if (hybrid()) {
+        if (dp_grads == 0) {
+            throw std::invalid_argument(what + ": no data-parallel layer before " +
+                                        layers[m_mp_first].name + " has parameters");
+        }
+        m_grad_bytes = dp_grads;
+    }
 
     if (m_options.policy == exchange_policy::AFTER_BACKWARD) {
-        gradient_bucket b{"all", 0, 0, grads, {}};
-        for (std::size_t l = n; l-- > 0;) {
+        // The data-parallel layers' gradients (all of them unless hybrid): the first bytes of
+        // the buffer, which holds the layers in order.
+        gradient_bucket b{"all", 0, 0, dp_grads, {}};
+        for (std::size_t l = m_mp_first; l-- > 0;) {
             if (layers[l].weight_grad_bytes > 0) b.layers.push_back(l);
         }
         m_buckets.push_back(b);
@@ -239,6 +278,89 @@ training_builder::training_builder(const models::model& m, training_options o)
     if (m_options.backward_ps) {
         m_backward_delay_ps = split_proportionally(*m_options.backward_ps, bwd);
     }
+
+    if (hybrid()) {
+        // Each worker computes 1/K of a conv or fc layer's outputs for the K x batch samples
+        // gathered (paleo.md §4.2.3; TalwalkarLab/paleo nets/alex_v2_{2,4,8}gpu.json split the
+        // filters, paleo/layers/conv.py split_model); another kind works on its slice, as much
+        // as the whole layer on one batch.
+        const std::int64_t K = p, B = m_model.batch(), bpv_i = m_model.bytes_per_value();
+        std::optional<models::layer_cost_model> lcm;
+        if (m_options.layer_costs) lcm.emplace(*m_options.layer_costs);
+        std::size_t last_param = m_mp_first;
+        for (std::size_t l = m_mp_first; l < n; ++l) {
+            const auto& L = layers[l];
+            mp_cost c;
+            if (L.params > 0) {
+                models::layer_info sl = L;
+                std::int64_t* out = L.kind == models::layer_kind::CONV && L.spec.groups == 1
+                                        ? &sl.spec.out_channels
+                                    : L.kind == models::layer_kind::FC ? &sl.spec.out_features
+                                                                       : nullptr;
+                if (out == nullptr || *out % K != 0) {
+                    throw std::invalid_argument(
+                        what + ": hybrid parallelism splits " + L.name +
+                        " over the workers: it must be an ungrouped conv or an fc layer whose " +
+                        "outputs the " + std::to_string(K) + " workers divide");
+                }
+                *out /= K;
+                models::layer_math::derive(sl, K * B, bpv_i);
+                if (lcm) {
+                    const models::layer_costs lc = lcm->cost(sl, K * B, bpv_i);
+                    c.forward_flops = lc.forward.flops;
+                    c.forward_bytes = static_cast<std::uint64_t>(lc.forward.bytes());
+                    const models::op_cost b = lc.backward();
+                    c.backward_flops = b.flops;
+                    c.backward_bytes = static_cast<std::uint64_t>(b.bytes());
+                } else {
+                    c.forward_flops = static_cast<double>(sl.forward_flops);
+                    c.forward_bytes =
+                        static_cast<std::uint64_t>(sl.weight_bytes + sl.activation_bytes);
+                    c.backward_flops = static_cast<double>(sl.backward_flops());
+                    c.backward_bytes = static_cast<std::uint64_t>(
+                        sl.weight_bytes + sl.weight_grad_bytes + 2 * sl.activation_bytes);
+                }
+                c.weight_bytes = static_cast<std::uint64_t>(sl.weight_bytes);
+                mp_exchange x;
+                x.layer = l;
+                x.block_bytes = static_cast<std::uint64_t>(layers[l - 1].activation_bytes);
+                m_mp_exchanges.push_back(std::move(x));
+                last_param = l;
+            } else if (!m_layer_costs.empty()) {
+                c.forward_flops = m_layer_costs[l].forward.flops;
+                c.forward_bytes = static_cast<std::uint64_t>(m_layer_costs[l].forward.bytes());
+                const models::op_cost b = m_layer_costs[l].backward();
+                c.backward_flops = b.flops;
+                c.backward_bytes = static_cast<std::uint64_t>(b.bytes());
+            } else {
+                c.forward_flops = static_cast<double>(L.forward_flops);
+                c.forward_bytes = static_cast<std::uint64_t>(L.weight_bytes + L.activation_bytes);
+                c.backward_flops = static_cast<double>(L.backward_flops());
+                c.backward_bytes = static_cast<std::uint64_t>(L.weight_bytes + L.weight_grad_bytes +
+                                                              2 * L.activation_bytes);
+            }
+            m_mp_costs.push_back(c);
+        }
+        if (m_mp_exchanges.empty()) {
+            throw std::invalid_argument(what + ": no layer from " + layers[m_mp_first].name +
+                                        " on has parameters to split");
+        }
+        // The last sliced layer's outputs come together for the layers after it (the loss).
+        mp_exchange x;
+        x.layer = last_param;
+        x.after = true;
+        x.block_bytes = static_cast<std::uint64_t>(layers[last_param].activation_bytes);
+        m_mp_exchanges.push_back(std::move(x));
+        const auto& reg = collectives::collective_registry::global();
+        for (mp_exchange& e : m_mp_exchanges) {
+            collectives::collective_args a;
+            a.ranks = p;
+            a.elements = static_cast<std::uint64_t>(K) * (e.block_bytes / bpv);
+            e.gather = reg.make("direct_allgather", a);
+            e.scatter = reg.make("direct_reduce_scatter", a);
+            m_ops_per_rank_hint += 8 * static_cast<std::size_t>(K) + 8;
+        }
+    }
 }
 
 bool training_builder::generates_steps(std::size_t k) const {
@@ -284,7 +406,8 @@ std::vector<op> training_builder::build(std::size_t rank, bool is_aggregator) co
 std::uint32_t training_builder::tags_per_iteration() const {
     std::uint32_t tags = 0;
     for (std::uint32_t t : m_tags_of_bucket) tags += t;
-    return tags;
+    // Hybrid: one tag per gather and per reduce-scatter (each pair carries one message).
+    return tags + 2 * static_cast<std::uint32_t>(m_mp_exchanges.size());
 }
 
 std::vector<op> training_builder::build_iteration(
@@ -384,6 +507,61 @@ std::vector<op> training_builder::build_iteration(
             return list;
         }
 
+        // Hybrid parallelism: exchange j's gather has tag mp_tag + j, its reduce-scatter
+        // mp_tag + G + j.  A gather sends this worker's block (on a GPU: copied to the host
+        // first) and the gathered blocks go to the GPU; a reduce-scatter sends the partial
+        // gradients of every block and its block goes back.
+        const std::uint32_t mp_tag = tag;
+        const std::size_t G = m_mp_exchanges.size();
+        const std::uint64_t K = m_options.workers.size();
+        auto activation_exchange = [&](std::size_t j, bool gather, std::size_t start) {
+            const mp_exchange& e = m_mp_exchanges[j];
+            const std::string what =
+                (gather ? "ag_" : "rs_") + layers[e.layer].name + (e.after ? "_out" : "_in");
+            std::vector<std::size_t> ready = {start};
+            if (gpu) {
+                op c;
+                c.name = prefix + "c2h_" + what;
+                c.kind = op_kind::COPY_TO_HOST;
+                c.unit = op_unit::COPY;
+                c.bytes = gather ? e.block_bytes : K * e.block_bytes;
+                c.address = m_exchange_base;
+                ready = {push(with_after(c, ready))};
+            }
+            collective_op_options co;
+            co.element_bytes = static_cast<std::uint32_t>(m_model.bytes_per_value());
+            co.base_address = m_exchange_base;
+            co.tag_base = mp_tag + static_cast<std::uint32_t>(gather ? j : G + j);
+            co.sum_unit = op_unit::CPU;
+            co.name_prefix = prefix + what + ".";
+            co.names = names;
+            co.index_base = first + list.size();
+            co.start_after = ready;
+            const std::size_t base = list.size();
+            append_collective_ops(list, gather ? e.gather : e.scatter, static_cast<int>(rank),
+                                  nodes, co);
+            ready = frontier(list, first, base);
+            if (gpu) {
+                op c;
+                c.name = prefix + "c2g_" + what;
+                c.kind = op_kind::COPY_TO_GPU;
+                c.unit = op_unit::COPY;
+                c.bytes = gather ? (K - 1) * e.block_bytes : e.block_bytes;
+                c.address = m_exchange_base;
+                ready = {push(with_after(c, ready))};
+            }
+            return ready;
+        };
+        auto exchange_at = [&](std::size_t l, bool after) -> std::ptrdiff_t {
+            for (std::size_t j = 0; j < G; ++j) {
+                if (m_mp_exchanges[j].layer == l && m_mp_exchanges[j].after == after) {
+                    return static_cast<std::ptrdiff_t>(j);
+                }
+            }
+            return -1;
+        };
+
+        std::size_t last_forward = 0;
         for (std::size_t l = 0; l < n; ++l) {
             const auto& L = layers[l];
             op f;
@@ -405,8 +583,31 @@ std::vector<op> training_builder::build_iteration(
                 if (!gpu) f.address = m_activation_base + m_activation_offset[l];
             }
             const std::ptrdiff_t k = m_bucket_of_layer[l];
-            push(with_after(f, k >= 0 ? weights_ready[static_cast<std::size_t>(k)]
-                                      : std::vector<std::size_t>{}));
+            std::vector<std::size_t> after =
+                k >= 0 ? weights_ready[static_cast<std::size_t>(k)] : std::vector<std::size_t>{};
+            if (hybrid() && l >= m_mp_first) {
+                const mp_cost& c = m_mp_costs[l - m_mp_first];
+                f.flops = c.forward_flops;
+                f.bytes = c.forward_bytes;
+                const std::ptrdiff_t j = exchange_at(l, false);
+                if (j >= 0)
+                    after = activation_exchange(static_cast<std::size_t>(j), true, last_forward);
+            }
+            last_forward = push(with_after(f, after));
+            if (hybrid()) {
+                const std::ptrdiff_t j = exchange_at(l, true);
+                if (j >= 0) {
+                    const std::vector<std::size_t> got =
+                        activation_exchange(static_cast<std::size_t>(j), true, last_forward);
+                    // The layers after it wait for the gathered outputs.
+                    op w;
+                    w.name = prefix + "gathered_" + L.name;
+                    w.kind = op_kind::DELAY;
+                    w.unit = compute_unit;
+                    w.phase = ops::op_phase::FORWARD;
+                    last_forward = push(with_after(w, got));
+                }
+            }
         }
 
         std::vector<std::vector<std::size_t>> done(m_buckets.size());
@@ -470,8 +671,18 @@ std::vector<op> training_builder::build_iteration(
         // Buckets close in backward order; the first closes at the highest layer.
         std::size_t next_bucket = 0;
         std::vector<std::size_t> pending;
+        std::vector<std::size_t> backward_after;  // hybrid: a reduce-scatter's end
+        std::vector<std::pair<std::size_t, std::size_t>> slice_updates;  // (layer, backward op)
+        std::size_t last_backward = last_forward;
         for (std::size_t l = n; l-- > 0;) {
             const auto& L = layers[l];
+            if (hybrid()) {
+                const std::ptrdiff_t j = exchange_at(l, true);
+                if (j >= 0) {
+                    backward_after =
+                        activation_exchange(static_cast<std::size_t>(j), false, last_backward);
+                }
+            }
             op b;
             b.name = prefix + "bwd_" + L.name;
             b.unit = compute_unit;
@@ -493,7 +704,21 @@ std::vector<op> training_builder::build_iteration(
                 }
                 if (!gpu) b.address = m_activation_base + m_activation_offset[l];
             }
-            const std::size_t bi = push(b);
+            if (hybrid() && l >= m_mp_first) {
+                const mp_cost& c = m_mp_costs[l - m_mp_first];
+                b.flops = c.backward_flops;
+                b.bytes = c.backward_bytes;
+            }
+            const std::size_t bi = push(with_after(b, std::move(backward_after)));
+            backward_after.clear();
+            last_backward = bi;
+            if (hybrid() && l >= m_mp_first) {
+                const std::ptrdiff_t j = exchange_at(l, false);
+                if (j >= 0) {
+                    slice_updates.emplace_back(l, bi);
+                    backward_after = activation_exchange(static_cast<std::size_t>(j), false, bi);
+                }
+            }
 
             std::vector<std::size_t> closing;
             while (next_bucket < m_buckets.size() && m_buckets[next_bucket].close_layer == l) {
@@ -563,6 +788,27 @@ std::vector<op> training_builder::build_iteration(
             }
         }
         for (std::size_t k : pending) emit_update(k);
+        // Hybrid: each worker updates its own slices, no exchange: on the GPU that holds them
+        // (a kernel of the update's FLOPs and memory passes), else on the cpu.
+        for (const auto& [l, bi] : slice_updates) {
+            op u;
+            u.name = prefix + "update_" + layers[l].name;
+            u.kind = op_kind::UPDATE;
+            u.unit = op_unit::CPU;
+            u.bytes = m_mp_costs[l - m_mp_first].weight_bytes;
+            u.address = m_exchange_base;
+            if (gpu) {
+                op g;
+                g.name = u.name;
+                g.kind = op_kind::GPU_COMPUTE;
+                g.unit = op_unit::GPU;
+                g.phase = ops::op_phase::UPDATE;
+                g.flops = ops::work_flops(u);
+                g.bytes = ops::memory_bytes(u);
+                u = g;
+            }
+            push(with_after(u, {bi}));
+        }
     }
     return list;
 }

@@ -81,6 +81,16 @@ struct training_options {
     // Set: a layer's compute ops carry the layer cost model's FLOPs and bytes (paleo.md §3:
     // forward; backward = backward-data + backward-filter) instead of the zoo's totals.
     std::optional<models::layer_cost_options> layer_costs;
+    // paleo.md §4.2.3, Krizhevsky's "one weird trick" (hybrid parallelism): the layers from
+    // this index on run model-parallel.  Each of the K workers holds 1/K of the output channels
+    // (features) of every conv or fc layer there and computes its slice for all K x batch
+    // samples: the activations are all-gathered (collectives direct_allgather) before each such
+    // layer and after the last one, and the gradients w.r.t. them reduce-scattered back
+    // (direct_reduce_scatter); each worker updates its slices alone.  Only the layers before it
+    // are data-parallel, their gradients exchanged by `algorithm`.  Unset: all data-parallel.
+    // Needs an all-reduce algorithm, after_backward, computed (not measured) phases, a chain of
+    // layers from that index on, and output channels that K divides.
+    std::optional<std::size_t> model_parallel_from;
     int iterations = 1;
     // Of the gradient sends (both directions of a ring; a worker-aggregator's workers only: the
     // aggregator returns weights, which are never marked).
@@ -166,6 +176,26 @@ private:
     std::vector<std::uint64_t> m_forward_delay_ps;   // per layer, when forward_ps is set
     std::vector<std::uint64_t> m_backward_delay_ps;  // per layer, when backward_ps is set
     std::vector<models::layer_costs> m_layer_costs;  // per layer, when layer_costs is set
+
+    // Hybrid parallelism (model_parallel_from): one worker's op costs of each layer from
+    // m_mp_first on (a sliced conv/fc at K x batch; another kind as data-parallel), and the
+    // activation exchanges in forward order.
+    struct mp_cost {
+        double forward_flops = 0, backward_flops = 0;
+        std::uint64_t forward_bytes = 0, backward_bytes = 0;
+        std::uint64_t weight_bytes = 0;  // of the slice (its update)
+    };
+    struct mp_exchange {
+        std::size_t layer = 0;  // gathered before this layer's forward op (after it: `after`)
+        bool after = false;
+        std::uint64_t block_bytes = 0;  // one worker's share
+        collectives::schedule gather, scatter;
+    };
+    bool hybrid() const { return m_mp_first < m_model.layers().size(); }
+    std::size_t m_mp_first = 0;
+    std::vector<mp_cost> m_mp_costs;
+    std::vector<mp_exchange> m_mp_exchanges;
+    std::uint64_t m_exchange_base = 0;
 };
 
 // `total` split over parts in proportion to `weights`, in integers that sum to `total` exactly

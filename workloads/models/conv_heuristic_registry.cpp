@@ -9,6 +9,8 @@ namespace {
 
 // cuDNN v4 (the backend of paleo.md §4.1's TensorFlow 0.9) as a stated rule, applied to each
 // of a layer's three operations:
+//  * a transposed convolution (deconv) by the rule of the convolution it transposes (the same
+//    filters and stride, its output the deconv's input);
 //  * GEMM for 1x1 filters and fully connected layers (a plain matrix product), for strides
 //    other than 1 (cuDNN's FFT algorithms need unit stride), for filters smaller than 5x5
 //    (v4 computes 3x3 by implicit precomputed GEMM; Winograd came with v5) and when the filter
@@ -19,14 +21,18 @@ namespace {
 //  * falling back to tiles, then to GEMM, when the spectra exceed the workspace limit.
 conv_algorithm cudnn_v4_like(const layer_info& layer, const conv_problem& p, layer_op,
                              double workspace_limit) {
-    if (layer.kind != layer_kind::CONV) return conv_algorithm::GEMM;
+    if (layer.kind != layer_kind::CONV && layer.kind != layer_kind::DECONV) {
+        return conv_algorithm::GEMM;
+    }
     const layer_spec& s = layer.spec;
     if (s.kernel_h == 1 && s.kernel_w == 1) return conv_algorithm::GEMM;
     if (s.stride_h != 1 || s.stride_w != 1) return conv_algorithm::GEMM;
     if (std::min(s.kernel_h, s.kernel_w) < 5) return conv_algorithm::GEMM;
-    if (layer.output_shape.dims.at(1) == 1 && layer.output_shape.dims.at(2) == 1) {
-        return conv_algorithm::GEMM;
-    }
+    // The convolution's output: a deconv's is the one of the convolution it transposes, i.e.
+    // the deconv's input.
+    const tensor_shape& out =
+        layer.kind == layer_kind::DECONV ? layer.input_shapes.at(0) : layer.output_shape;
+    if (out.dims.at(1) == 1 && out.dims.at(2) == 1) return conv_algorithm::GEMM;
     const bool whole = std::max(p.padded_h, p.padded_w) <= 256;
     if (whole && p.fft_workspace(false) <= workspace_limit) return conv_algorithm::FFT;
     if (p.fft_workspace(true) <= workspace_limit) return conv_algorithm::FFT_TILING;

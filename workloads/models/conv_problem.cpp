@@ -19,7 +19,7 @@ constexpr std::int64_t k_tile = 32;  // cuDNN's FFT_TILING tile (Chetlur et al.;
 }  // namespace
 
 conv_problem conv_problem::of(const layer_info& layer, layer_op op, std::int64_t batch,
-                              std::int64_t bytes_per_value) {
+                              std::int64_t bytes_per_value, dilation_zeros zeros) {
     conv_problem p;
     p.bytes_per_value = bytes_per_value;
     std::int64_t C, H, W, K, R, S, P, Q, stride_h, stride_w, pad_h, pad_w, g;
@@ -31,6 +31,20 @@ conv_problem conv_problem::of(const layer_info& layer, layer_op op, std::int64_t
         stride_h = layer.spec.stride_h, stride_w = layer.spec.stride_w;
         pad_h = layer.spec.pad_h, pad_w = layer.spec.pad_w;
         g = layer.spec.groups;
+    } else if (layer.kind == layer_kind::DECONV) {
+        // The equivalent convolution: from the deconv's output (C x H x W here) to its input
+        // (K x P x Q here), and the operation it plays.
+        const tensor_shape& in = layer.input_shapes.at(0);
+        C = layer.output_shape.dims.at(0), H = layer.output_shape.dims.at(1),
+        W = layer.output_shape.dims.at(2);
+        K = in.dims.at(0), P = in.dims.at(1), Q = in.dims.at(2);
+        R = layer.spec.kernel_h, S = layer.spec.kernel_w;
+        stride_h = layer.spec.stride_h, stride_w = layer.spec.stride_w;
+        pad_h = layer.spec.pad_h, pad_w = layer.spec.pad_w;
+        g = 1;
+        op = op == layer_op::FORWARD         ? layer_op::BACKWARD_DATA
+             : op == layer_op::BACKWARD_DATA ? layer_op::FORWARD
+                                             : layer_op::BACKWARD_FILTER;
     } else if (layer.kind == layer_kind::FC) {
         const tensor_shape& in = layer.input_shapes.at(0);
         // Per token for a TOKENS input: the tokens join the batch of the GEMM.
@@ -39,7 +53,7 @@ conv_problem conv_problem::of(const layer_info& layer, layer_op op, std::int64_t
         stride_h = stride_w = 1, pad_h = pad_w = 0, g = 1;
     } else {
         throw std::invalid_argument(std::string("conv_problem: layer '") + layer.name + "' is a " +
-                                    to_string(layer.kind) + ", not conv or fc");
+                                    to_string(layer.kind) + ", not conv, deconv or fc");
     }
     const std::int64_t N = batch, Cg = C / g, Kg = K / g;
     // The output gradient dilated by the stride: (P-1) stride + 1 rows, P of them stored.
@@ -62,7 +76,7 @@ conv_problem conv_problem::of(const layer_info& layer, layer_op op, std::int64_t
             p.n = N, p.c = Kg, p.k = Cg;
             p.padded_h = H + R - 1, p.padded_w = W + S - 1;
             p.r = R, p.s = S, p.out_h = H, p.out_w = W;
-            p.density = dilated_density;
+            p.density = zeros == dilation_zeros::COMPUTED ? 1.0 : dilated_density;
             p.in_values = y, p.filter_values = w, p.out_values = x;
             break;
         case layer_op::BACKWARD_FILTER:

@@ -14,6 +14,16 @@
 
 namespace trainvp::models {
 
+// What a GEMM does with the zeros a stride inserts between the stored values of an operand
+// (the output gradient a strided convolution's backward-data convolves; the input of a strided
+// transposed convolution's forward pass, the same operation).
+enum class dilation_zeros {
+    SKIPPED,   // only the stored values are multiplied (col2im-like; the default)
+    COMPUTED,  // a stride-1 GEMM over the dilated operand multiplies the zeros too, as the PALEO
+               // authors count holes in the input (TalwalkarLab/paleo flops_profiler.py
+               // _profile_conv2d_gemm); holes in the filter operand (backward-filter) stay skipped
+};
+
 struct conv_problem {
     // `groups` independent convolutions, each of `n` images of `c` channels to `k` channels.
     std::int64_t groups = 1;
@@ -31,10 +41,15 @@ struct conv_problem {
     double in_values = 0, filter_values = 0, out_values = 0;
     std::int64_t bytes_per_value = 4;
 
-    // The operation OP of a conv or fc LAYER for BATCH samples.  Throws std::invalid_argument
-    // for another kind.
+    // The operation OP of a conv, deconv or fc LAYER for BATCH samples.  A deconv (transposed
+    // convolution) is the convolution C that maps its output back onto its input (same filters,
+    // stride and padding): its forward pass is C's backward-data, its backward-data is C's
+    // forward pass and its backward-filter is C's backward-filter (paleo.md §3.1.3's counting
+    // applies unchanged; TalwalkarLab/paleo paleo/layers/conv.py Deconv2D does the same).
+    // Throws std::invalid_argument for another kind.
     static conv_problem of(const layer_info& layer, layer_op op, std::int64_t batch,
-                           std::int64_t bytes_per_value);
+                           std::int64_t bytes_per_value,
+                           dilation_zeros zeros = dilation_zeros::SKIPPED);
 
     // 2 x multiply-adds over the output: 2 g n c k r s P Q x density; reads the input and the
     // filter once, writes the output once (im2col in on-chip tiles, as implicit GEMM does).

@@ -75,12 +75,12 @@ layer_costs layer_cost_model::cost(const layer_info& l, std::int64_t batch,
     layer_costs c;
     c.name = l.name;
     const bool skip_data = fed_by_model_input_only(l);
-    if (l.kind == layer_kind::CONV || l.kind == layer_kind::FC) {
+    if (l.kind == layer_kind::CONV || l.kind == layer_kind::DECONV || l.kind == layer_kind::FC) {
         const conv_heuristic_info& h = conv_heuristic_registry::global().get(m_options.heuristic);
         for (layer_op op :
              {layer_op::FORWARD, layer_op::BACKWARD_DATA, layer_op::BACKWARD_FILTER}) {
             if (op == layer_op::BACKWARD_DATA && skip_data) continue;
-            const conv_problem p = conv_problem::of(l, op, batch, bpv);
+            const conv_problem p = conv_problem::of(l, op, batch, bpv, m_options.zeros);
             const conv_algorithm a = h.choose(l, p, op, m_options.workspace_limit);
             const op_cost o =
                 a == conv_algorithm::GEMM ? p.gemm() : p.fft(a == conv_algorithm::FFT_TILING);
@@ -90,7 +90,7 @@ layer_costs layer_cost_model::cost(const layer_info& l, std::int64_t batch,
         }
         return c;
     }
-    if (l.kind == layer_kind::FLATTEN) return c;
+    if (l.kind == layer_kind::FLATTEN || l.kind == layer_kind::RESHAPE) return c;
     const double b = static_cast<double>(bpv);
     const double x = input_values(l, batch);
     const double y = static_cast<double>(l.output_shape.elements() * batch);

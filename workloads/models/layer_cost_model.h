@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/models/conv_problem.h"
 #include "workloads/models/model.h"
 #include "workloads/models/op_cost.h"
 
@@ -29,6 +30,8 @@ struct layer_costs {
 struct layer_cost_options {
     std::string heuristic = "cudnn_v4_like";  // a conv_heuristic_registry name
     double workspace_limit = 4294967296.0;    // bytes; paleo.md §4.1: 4 GB
+    // Whether GEMMs over a stride-dilated operand multiply its zeros (conv_problem.h).
+    dilation_zeros zeros = dilation_zeros::SKIPPED;
 };
 
 class layer_cost_model {
@@ -37,13 +40,13 @@ public:
     explicit layer_cost_model(layer_cost_options o);
 
     // The costs of LAYER for BATCH samples of BYTES_PER_VALUE-byte values.
-    //  * conv, fc: conv_problem's GEMM or FFT, as the heuristic picks per operation.
+    //  * conv, deconv, fc: conv_problem's GEMM or FFT, as the heuristic picks per operation.
     //  * other kinds: forward reads the inputs (and weights) and writes the output; backward-
     //    data reads the output gradient and the tensor the gradient needs (pool, activation,
     //    dropout, normalisation: the input; softmax: the output; add, concat: none) and writes
     //    the input gradients; backward-filter (layers with parameters) reads the input and the
     //    output gradient and writes the parameter gradient.  FLOPs are layer_math's.  Flatten
-    //    is a view: free.
+    //    and reshape are views: free.
     //  * Bias additions are not counted (paleo.md §3.1.3's 2KCRSNPQ; under 1/(CRS) of a layer).
     //  * A layer fed only by the model input computes no data gradient (nothing consumes it;
     //    frameworks skip it, as the PALEO authors' graph.py does).

@@ -117,6 +117,59 @@ void conv(layer_info& l, std::int64_t n) {
     l.backward_weight_flops = l.forward_flops;
 }
 
+// A transposed convolution (paleo.md §4.3.2's GAN generator): each of the C x H x W input
+// values scatters R x S x K products into the output, which is the gradient w.r.t. the data of
+// the convolution that maps the output back onto the input (same filters, stride, padding).
+void deconv(layer_info& l, std::int64_t n) {
+    expect_inputs(l, 1, 1);
+    reject_indices(l);
+    expect_chw(l);
+    const auto& s = l.spec;
+    const auto& in = l.input_shapes[0];
+    const std::int64_t c = in.dims[0], h = in.dims[1], w = in.dims[2];
+    if (s.in_channels_check && *s.in_channels_check != c) {
+        throw layer_error("in_channels", "says " + std::to_string(*s.in_channels_check) +
+                                             " input channels, but its input " + input_desc(l, 0) +
+                                             " has " + std::to_string(c));
+    }
+    if (s.output_pad_h >= s.stride_h || s.output_pad_w >= s.stride_w) {
+        throw layer_error("output_padding", "must be smaller than the stride (" +
+                                                std::to_string(s.stride_h) + "x" +
+                                                std::to_string(s.stride_w) +
+                                                "): larger outputs do not map back onto the input");
+    }
+    const std::int64_t p = (h - 1) * s.stride_h - 2 * s.pad_h + s.kernel_h + s.output_pad_h;
+    const std::int64_t q = (w - 1) * s.stride_w - 2 * s.pad_w + s.kernel_w + s.output_pad_w;
+    if (p < 1 || q < 1) {
+        throw layer_error("padding", "padding " + std::to_string(s.pad_h) + "x" +
+                                         std::to_string(s.pad_w) + " leaves no output of input " +
+                                         input_desc(l, 0));
+    }
+    l.output_shape = tensor_shape::chw(s.out_channels, p, q);
+    const std::int64_t weights = mul({c, s.out_channels, s.kernel_h, s.kernel_w});
+    l.params = add(weights, s.bias ? s.out_channels : 0);
+    // 2 x C x K x R x S per input position (the scatter); the data gradient (a convolution of
+    // the output gradient) and the filter gradient have the same multiply-adds.
+    l.forward_flops = mul({2, weights, h, w, n});
+    l.backward_input_flops = l.forward_flops;
+    l.backward_weight_flops = l.forward_flops;
+}
+
+void reshape(layer_info& l) {
+    expect_inputs(l, 1, 1);
+    reject_indices(l);
+    const auto& s = l.spec;
+    const std::int64_t target = mul({s.reshape_c, s.reshape_h, s.reshape_w});
+    if (target != l.input_shapes[0].elements()) {
+        throw layer_error("channels",
+                          "a " + std::to_string(s.reshape_c) + "x" + std::to_string(s.reshape_h) +
+                              "x" + std::to_string(s.reshape_w) + " map has " +
+                              std::to_string(target) + " values, its input " + input_desc(l, 0) +
+                              " has " + std::to_string(l.input_shapes[0].elements()));
+    }
+    l.output_shape = tensor_shape::chw(s.reshape_c, s.reshape_h, s.reshape_w);
+}
+
 void fc(layer_info& l, std::int64_t n) {
     expect_inputs(l, 1, 1);
     reject_indices(l);
@@ -370,6 +423,12 @@ void layer_math::derive(layer_info& l, std::int64_t batch, std::int64_t bytes_pe
     switch (l.kind) {
         case layer_kind::CONV:
             conv(l, batch);
+            break;
+        case layer_kind::DECONV:
+            deconv(l, batch);
+            break;
+        case layer_kind::RESHAPE:
+            reshape(l);
             break;
         case layer_kind::FC:
             fc(l, batch);

@@ -6,6 +6,8 @@ const char* to_string(layer_kind k) {
     switch (k) {
         case layer_kind::CONV:
             return "conv";
+        case layer_kind::DECONV:
+            return "deconv";
         case layer_kind::FC:
             return "fc";
         case layer_kind::POOL:
@@ -34,6 +36,8 @@ const char* to_string(layer_kind k) {
             return "interaction";
         case layer_kind::FLATTEN:
             return "flatten";
+        case layer_kind::RESHAPE:
+            return "reshape";
     }
     return "?";
 }
@@ -58,7 +62,7 @@ const std::vector<std::string>& layer_kind_names() {
     static const std::vector<std::string> names = {
         "conv",      "fc",     "pool",        "relu",    "activation", "batchnorm",
         "layernorm", "lrn",    "softmax",     "dropout", "embedding",  "attention",
-        "add",       "concat", "interaction", "flatten"};
+        "add",       "concat", "interaction", "flatten", "deconv",     "reshape"};
     return names;
 }
 
@@ -80,6 +84,8 @@ bool parse_layer_kind(const std::string& name, layer_kind& out) {
         {"concat", layer_kind::CONCAT},
         {"interaction", layer_kind::INTERACTION},
         {"flatten", layer_kind::FLATTEN},
+        {"deconv", layer_kind::DECONV},
+        {"reshape", layer_kind::RESHAPE},
     };
     for (const auto& [n, k] : table) {
         if (name == n) {

@@ -12,6 +12,7 @@ namespace trainvp::models {
 
 enum class layer_kind {
     CONV,         // 2-D convolution, optionally grouped
+    DECONV,       // 2-D transposed convolution ("deconvolution"; DCGAN's generator)
     FC,           // fully connected (on a feature vector, or per token)
     POOL,         // max or average pooling
     ACTIVATION,   // element-wise nonlinearity (relu is ACTIVATION with function RELU)
@@ -26,6 +27,7 @@ enum class layer_kind {
     CONCAT,       // concatenation along channels / features
     INTERACTION,  // DLRM dot-product feature interaction
     FLATTEN,      // CHW feature map to one feature vector
+    RESHAPE,      // feature vector to a CHW feature map (DCGAN's projection of z)
 };
 
 enum class pool_op { MAX, AVG };
@@ -39,7 +41,12 @@ struct layer_spec {
     std::int64_t stride_h = 1, stride_w = 1;
     std::int64_t pad_h = 0, pad_w = 0;
     std::int64_t groups = 1;
+    // deconv: extra rows / columns on one side of the output ((in-1) stride - 2 pad + kernel +
+    // output_padding), to reach the size a stride-s convolution maps back onto the input.
+    std::int64_t output_pad_h = 0, output_pad_w = 0;
     std::optional<std::int64_t> in_channels_check;
+    // reshape: the C x H x W map a feature vector becomes
+    std::int64_t reshape_c = 0, reshape_h = 0, reshape_w = 0;
     // conv, fc, attention: whether the layer has a bias vector
     bool bias = false;
     // fc

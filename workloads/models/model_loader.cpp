@@ -68,6 +68,14 @@ key_rules layer_keys(layer_kind kind, const std::string& written) {
             extra({"in_channels", "out_channels", "kernel", "stride", "padding", "groups", "bias"},
                   {"out_channels", "kernel", "bias"});
             break;
+        case layer_kind::DECONV:
+            extra({"in_channels", "out_channels", "kernel", "stride", "padding", "output_padding",
+                   "bias"},
+                  {"out_channels", "kernel", "bias"});
+            break;
+        case layer_kind::RESHAPE:
+            extra({"channels", "height", "width"}, {"channels", "height", "width"});
+            break;
         case layer_kind::FC:
             extra({"in", "out", "bias"}, {"out", "bias"});
             break;
@@ -462,12 +470,16 @@ layer_spec model_loader::read_spec(layer_kind kind, const std::string& written,
     };
     switch (kind) {
         case layer_kind::CONV:
+        case layer_kind::DECONV:
         case layer_kind::POOL: {
             std::tie(s.kernel_h, s.kernel_w) = read_pair(at("kernel"), k("kernel"), sc, false);
             if (e.find("stride"))
                 std::tie(s.stride_h, s.stride_w) = read_pair(at("stride"), k("stride"), sc, false);
             if (e.find("padding"))
                 std::tie(s.pad_h, s.pad_w) = read_pair(at("padding"), k("padding"), sc, true);
+            if (e.find("output_padding"))
+                std::tie(s.output_pad_h, s.output_pad_w) =
+                    read_pair(at("output_padding"), k("output_padding"), sc, true);
             if (kind == layer_kind::POOL) {
                 s.pool = read_choice(at("op"), k("op"), {"max", "avg"}) == "max" ? pool_op::MAX
                                                                                  : pool_op::AVG;
@@ -498,6 +510,11 @@ layer_spec model_loader::read_spec(layer_kind kind, const std::string& written,
             break;
         case layer_kind::LRN:
             s.lrn_size = pos("size");
+            break;
+        case layer_kind::RESHAPE:
+            s.reshape_c = pos("channels");
+            s.reshape_h = pos("height");
+            s.reshape_w = pos("width");
             break;
         case layer_kind::DROPOUT:
             s.dropout_rate = read_rate(at("rate"), k("rate"));

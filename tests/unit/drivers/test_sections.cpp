@@ -139,11 +139,12 @@ TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_o
               (std::vector<std::string>{"chiplet_training", "ops", "probe", "training"}));
     std::vector<std::string> keys;
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
-    EXPECT_EQ(join(keys),
-              "model, model_parameters, batch, workers, aggregator, algorithm, policy, "
-              "bucket, compute, update, forward_time, backward_time, compute_model, "
-              "conv_algorithm, workspace_limit, iterations, tos, "
-              "broadcast, compression, offload, group, levels, gradient");
+    EXPECT_EQ(
+        join(keys),
+        "model, model_parameters, batch, workers, aggregator, algorithm, policy, "
+        "bucket, compute, update, forward_time, backward_time, compute_model, "
+        "conv_algorithm, workspace_limit, dilation_zeros, model_parallel_from, iterations, tos, "
+        "broadcast, compression, offload, group, levels, gradient");
     EXPECT_TRUE(r.find("ops")->params.empty());
     EXPECT_FALSE(r.find("ops")->description.empty());
 }
@@ -225,7 +226,8 @@ TEST(training_section, keys_and_hosts_are_checked) {
               "t.yaml:2:61: error: workload.training.polciy: unknown training key (did you mean "
               "'policy'?); expected one of model, model_parameters, batch, workers, aggregator, "
               "algorithm, policy, bucket, compute, update, forward_time, backward_time, "
-              "compute_model, conv_algorithm, workspace_limit, iterations, tos, "
+              "compute_model, conv_algorithm, workspace_limit, dilation_zeros, "
+              "model_parallel_from, iterations, tos, "
               "broadcast, compression, offload, group, levels, gradient");
     EXPECT_EQ(error_of("workload:\n  training: {model: hdc, workers: x}\n", c.platform),
               "t.yaml:2:13: error: workload.training.batch: missing; a training workload needs "

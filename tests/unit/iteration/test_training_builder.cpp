@@ -553,6 +553,82 @@ TEST(training_builder, alexnet_overlap_has_one_bucket_per_weighted_layer) {
     expect_backward_deps_only(b.worker_ops(3));
 }
 
+// paleo.md §4.2.3 (Krizhevsky's one weird trick) on a small chain: fc1 data-parallel, fc2 and
+// fc3 model-parallel over K = 4 workers at batch 4.  Each worker computes 1/4 of fc2's and
+// fc3's outputs for the 16 gathered samples (the same FLOPs as the whole layer on 4), the
+// inputs of fc2 and fc3 and the output of fc3 are all-gathered (3 peers, one block of the
+// tensor at batch 4 each) and reduce-scattered back, and only fc1's gradient is all-reduced.
+TEST(training_builder, hybrid_parallelism_splits_the_model_parallel_layers) {
+    models::model_options mo;
+    mo.batch = 4;
+    const models::model m = models::parse_model(R"(
+name: chain
+source: test
+input: {features: 64}
+layers:
+  - {name: fc1, kind: fc, out: 32, bias: true}
+  - {name: relu1, kind: relu}
+  - {name: fc2, kind: fc, out: 16, bias: true}
+  - {name: relu2, kind: relu}
+  - {name: fc3, kind: fc, out: 8, bias: true}
+  - {name: softmax, kind: softmax}
+)",
+                                                "chain.yaml", mo);
+    training_options o =
+        opts("binomial_tree", exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 4);
+    o.model_parallel_from = 2;  // fc2
+    const training_builder b(m, o);
+    EXPECT_EQ(b.gradient_bytes(), (64u * 32 + 32) * 4);  // fc1 alone is all-reduced
+    const auto lists = all_lists(b);
+    expect_matched(lists, o.workers);
+    for (const auto& l : lists) expect_backward_deps_only(l);
+    const auto& l = lists[1];
+    // fc2's slice: 32 -> 4 features for 16 samples = 2 x 32 x 16 x 4 = the whole layer on 4;
+    // bytes (zoo totals): the slice's weights (32 x 4 + 4) and its output (16 x 4), 4 B each.
+    const op& f2 = l[index_of(l, "fwd_fc2")];
+    EXPECT_EQ(f2.flops, 2.0 * 32 * 16 * 4);
+    EXPECT_EQ(f2.flops, static_cast<double>(m.layer("fc2").forward_flops));
+    EXPECT_EQ(f2.bytes, (32u * 4 + 4) * 4 + 16u * 4 * 4);
+    // The exchanges: (name prefix, block bytes = the tensor at batch 4).
+    const std::vector<std::pair<std::string, std::uint64_t>> exchanges = {
+        {"ag_fc2_in.", 4 * 32 * 4}, {"ag_fc3_in.", 4 * 16 * 4}, {"ag_fc3_out.", 4 * 8 * 4},
+        {"rs_fc2_in.", 4 * 32 * 4}, {"rs_fc3_in.", 4 * 16 * 4}, {"rs_fc3_out.", 4 * 8 * 4}};
+    for (const auto& [prefix, block] : exchanges) {
+        std::size_t sends = 0, sums = 0;
+        for (const op& x : l) {
+            if (!starts_with(x.name, prefix)) continue;
+            if (x.kind == op_kind::SEND) {
+                ++sends;
+                EXPECT_EQ(x.bytes, block) << x.name;
+            }
+            sums += x.kind == op_kind::SUM;
+        }
+        EXPECT_EQ(sends, 3u) << prefix;
+        EXPECT_EQ(sums > 0, prefix[0] == 'r') << prefix;  // reduce-scatters add
+    }
+    // fc2 waits for the gather of its input, which starts after relu1's forward op; relu1's
+    // backward waits for the reduce-scatter after fc2's.
+    const std::set<std::size_t> up = ancestors(l, index_of(l, "fwd_fc2"));
+    EXPECT_TRUE(up.count(index_of(l, "fwd_relu1")));
+    EXPECT_TRUE(ancestors(l, index_of(l, "bwd_relu1")).count(index_of(l, "bwd_fc2")));
+    // Each worker updates its slices; fc1's update follows the all-reduce.
+    EXPECT_EQ(l[index_of(l, "update_fc2")].bytes, (32u * 4 + 4) * 4);
+    EXPECT_EQ(l[index_of(l, "update_fc3")].bytes, (16u * 2 + 2) * 4);
+    EXPECT_EQ(l[index_of(l, "update_all")].bytes, (64u * 32 + 32) * 4);
+
+    // Impossible splits: 3 workers do not divide 16 outputs; no layer 0; a worker-aggregator.
+    training_options three =
+        opts("binomial_tree", exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 3);
+    three.model_parallel_from = 2;
+    EXPECT_THROW(training_builder(m, three), std::invalid_argument);
+    o.model_parallel_from = 0;
+    EXPECT_THROW(training_builder(m, o), std::invalid_argument);
+    training_options wa =
+        opts("worker_aggregator", exchange_policy::AFTER_BACKWARD, compute_placement::CPU, 4);
+    wa.model_parallel_from = 2;
+    EXPECT_THROW(training_builder(m, wa), std::invalid_argument);
+}
+
 TEST(training_builder, rejects_impossible_iterations) {
     const models::model m = tiny();
     auto expect_error = [&](const training_options& o, const std::string& msg) {

@@ -17,6 +17,7 @@
 #include "workloads/models/layer_math.h"
 #include "workloads/models/model_loader.h"
 #include "workloads/models/network_time.h"
+#include "workloads/models/roofline_compute_model.h"
 
 namespace trainvp::models {
 namespace {
@@ -265,6 +266,118 @@ TEST(LayerCost, CudnnV4LikeChoiceOnLayerShapes) {
     EXPECT_EQ(g.forward.algorithm, conv_algorithm::GEMM);
 }
 
+// A transposed convolution ("deconv", DCGAN's generator): C = 16 channels of 4x4 to K = 8
+// channels, 5x5 filters, stride 2, padding 2, output padding 1: (4 - 1) 2 - 4 + 5 + 1 = 8x8.
+layer_info deconv(i64 c, i64 h, i64 k, i64 r, i64 stride, i64 pad, i64 out_pad, i64 batch,
+                  std::string input = "x") {
+    layer_info l;
+    l.name = "deconv";
+    l.kind = layer_kind::DECONV;
+    l.spec.out_channels = k;
+    l.spec.kernel_h = l.spec.kernel_w = r;
+    l.spec.stride_h = l.spec.stride_w = stride;
+    l.spec.pad_h = l.spec.pad_w = pad;
+    l.spec.output_pad_h = l.spec.output_pad_w = out_pad;
+    l.inputs = {std::move(input)};
+    l.input_shapes = {tensor_shape::chw(c, h, h)};
+    layer_math::derive(l, batch, 4);
+    return l;
+}
+
+// Shape, parameters and the zoo's FLOPs: every input value scatters R S K products, 2 FLOPs
+// each; the data gradient (a convolution of dy) and the filter gradient have as many.
+TEST(LayerCost, DeconvShapeParamsAndFlops) {
+    const i64 N = 3, C = 16, H = 4, K = 8, R = 5;
+    const layer_info l = deconv(C, H, K, R, 2, 2, 1, N);
+    EXPECT_EQ(l.output_shape, tensor_shape::chw(K, 8, 8));
+    EXPECT_EQ(l.params, C * K * R * R);  // no bias
+    EXPECT_EQ(l.forward_flops, 2 * C * K * R * R * N * H * H);
+    EXPECT_EQ(l.backward_input_flops, l.forward_flops);
+    EXPECT_EQ(l.backward_weight_flops, l.forward_flops);
+    // Stride 1, no padding: (4 - 1) + 5 = 8 as well; output padding must stay below the stride.
+    EXPECT_EQ(deconv(C, H, K, R, 1, 0, 0, N).output_shape, tensor_shape::chw(K, 8, 8));
+    EXPECT_THROW(deconv(C, H, K, R, 2, 2, 2, N), layer_error);
+    EXPECT_THROW(deconv(C, 1, K, 3, 1, 2, 0, N), layer_error);  // 0 - 4 + 3 < 1
+}
+
+// The three operations by GEMM against hand formulas, and against the convolution the deconv
+// transposes (8 channels of 8x8 to 16 of 4x4, same filters, stride 2, padding 2): a
+// transposed conv's forward pass is that conv's backward-data and vice versa; the filter
+// gradients are the same operation.
+TEST(LayerCost, DeconvIsTheTransposedConvolution) {
+    const i64 N = 3, C = 16, H = 4, K = 8, R = 5, Ho = 8;
+    const layer_costs d = costs_of(deconv(C, H, K, R, 2, 2, 1, N), N);
+    const double x = N * C * H * H * 4.0, w = C * K * R * R * 4.0, y = N * K * Ho * Ho * 4.0;
+    // Forward: the 4x4 input dilated by 2 (7x7, 16 of its 49 values stored) and padded by
+    // R - 1 - pad = 2 to 8 + 4 = 12, convolved with the 5x5 filters into 8x8: 2 C K R S N
+    // Ho Wo x 16/49 with the dilation zeros skipped.
+    const double density = 16.0 / 49.0;
+    EXPECT_NEAR(d.forward.flops, 2.0 * C * K * R * R * N * Ho * Ho * density,
+                1e-12 * d.forward.flops);
+    EXPECT_EQ(d.forward.read_bytes, x + w);
+    EXPECT_EQ(d.forward.write_bytes, y);
+    // Backward-data: dy (8x8) convolved with stride 2 back onto the 4x4 input: the scatter
+    // count, 2 C K R S N H W; reads dy and the filters, writes dx.
+    EXPECT_EQ(d.backward_data.flops, 2.0 * C * K * R * R * N * H * H);
+    EXPECT_EQ(d.backward_data.read_bytes, y + w);
+    EXPECT_EQ(d.backward_data.write_bytes, x);
+    // Backward-filter: dy with the dilated x as the "filter", zeros skipped: 2 C K R S N H W.
+    EXPECT_NEAR(d.backward_filter.flops, 2.0 * C * K * R * R * N * H * H,
+                1e-12 * d.backward_filter.flops);
+    EXPECT_EQ(d.backward_filter.read_bytes, x + y);
+    EXPECT_EQ(d.backward_filter.write_bytes, w);
+
+    const layer_costs c = costs_of(conv(K, Ho, Ho, C, R, 2, 2, N), N);
+    ASSERT_EQ(conv(K, Ho, Ho, C, R, 2, 2, N).output_shape, tensor_shape::chw(C, H, H));
+    auto same = [](const op_cost& a, const op_cost& b, const char* what) {
+        EXPECT_NEAR(a.flops, b.flops, 1e-12 * b.flops) << what;
+        EXPECT_EQ(a.read_bytes, b.read_bytes) << what;
+        EXPECT_EQ(a.write_bytes, b.write_bytes) << what;
+    };
+    same(d.forward, c.backward_data, "deconv forward = conv backward-data");
+    same(d.backward_data, c.forward, "deconv backward-data = conv forward");
+    same(d.backward_filter, c.backward_filter, "the filter gradients");
+}
+
+// dilation_zeros COMPUTED (the PALEO authors' counting of holes in the input): the stride-1
+// GEMM over the dilated operand multiplies its zeros, 2 C K R S N Ho Wo for the deconv's
+// forward pass and a strided conv's backward-data; backward-filter keeps skipping them.
+TEST(LayerCost, DilationZerosComputed) {
+    const i64 N = 3, C = 16, H = 4, K = 8, R = 5, Ho = 8;
+    layer_cost_options o{"gemm", 4294967296.0};
+    o.zeros = dilation_zeros::COMPUTED;
+    const layer_cost_model dense(o);
+    const layer_costs d = dense.cost(deconv(C, H, K, R, 2, 2, 1, N), N, 4);
+    EXPECT_EQ(d.forward.flops, 2.0 * C * K * R * R * N * Ho * Ho);
+    EXPECT_EQ(d.backward_data.flops, 2.0 * C * K * R * R * N * H * H);
+    EXPECT_NEAR(d.backward_filter.flops, 2.0 * C * K * R * R * N * H * H,
+                1e-12 * d.backward_filter.flops);
+    // A stride-2 conv (17x17 -> 8x8, 3x3): its backward-data over the full 17x17 output.
+    const layer_costs s = dense.cost(conv(8, 17, 17, 16, 3, 2, 0, N), N, 4);
+    EXPECT_EQ(s.backward_data.flops, 2.0 * 8 * 16 * 3 * 3 * N * 17 * 17);
+    EXPECT_NEAR(s.backward_filter.flops, 2.0 * 16 * 8 * 3 * 3 * N * 8 * 8,
+                1e-12 * s.backward_filter.flops);
+    // A stride-1 layer has no zeros to compute: both settings agree.
+    const layer_info one = conv(64, 27, 27, 192, 5, 1, 2, 2);
+    EXPECT_EQ(dense.cost(one, 2, 4).backward_data.flops, costs_of(one, 2).backward_data.flops);
+}
+
+// cudnn_v4_like on transposed convolutions: the rule of the convolution each transposes.
+TEST(LayerCost, CudnnV4LikeChoiceOnDeconvolutions) {
+    // Stride 2 (DCGAN): GEMM.
+    const layer_costs s2 = costs_of(deconv(256, 8, 128, 5, 2, 2, 1, 64), 64, "cudnn_v4_like");
+    EXPECT_EQ(s2.forward.algorithm, conv_algorithm::GEMM);
+    // Stride 1, 5x5, 16x16 -> 20x20: FFT of whole maps in all three operations.
+    const layer_costs s1 = costs_of(deconv(32, 16, 32, 5, 1, 0, 0, 8), 8, "cudnn_v4_like");
+    EXPECT_EQ(s1.forward.algorithm, conv_algorithm::FFT);
+    EXPECT_EQ(s1.backward_data.algorithm, conv_algorithm::FFT);
+    EXPECT_EQ(s1.backward_filter.algorithm, conv_algorithm::FFT);
+    // A 1x1 input projected to 5x5 maps (the transposed conv's conv has one output): GEMM.
+    const layer_costs p = costs_of(deconv(100, 1, 64, 5, 1, 0, 0, 8), 8, "cudnn_v4_like");
+    EXPECT_EQ(p.forward.algorithm, conv_algorithm::GEMM);
+    EXPECT_EQ(p.backward_filter.algorithm, conv_algorithm::GEMM);
+}
+
 TEST(LayerCost, UnknownHeuristicIsAnError) {
     EXPECT_THROW(layer_cost_model({"cudnn_v9", 0}), std::invalid_argument);
     const auto names = conv_heuristic_registry::global().names();
@@ -281,6 +394,19 @@ TEST(LayerCost, DeviceTimeIsReadComputeWrite) {
     c.write_bytes = 1e8;
     // 2e8 / 2.5e10 + 3e9 / 5e11 + 1e8 / 2.5e10 = 8 ms + 6 ms + 4 ms
     EXPECT_NEAR(d.seconds(c), 0.018, 1e-15);
+}
+
+// The roofline behind the compute_model interface: a layer's forward pass is its forward op's
+// R + C + W, its backward pass the sum over backward-data and backward-filter.
+TEST(LayerCost, RooflineComputeModelTimesTheLayerOps) {
+    const device_model d{6.144e12, 336.5 * 1073741824.0, 0.62, 0.62};
+    const roofline_compute_model r(d, {"cudnn_v4_like", 4294967296.0});
+    const layer_info l = conv(64, 27, 27, 192, 5, 1, 2, 128);
+    const layer_costs c = costs_of(l, 128, "cudnn_v4_like");
+    const layer_seconds s = r.time_layer(l, 128, 4);
+    EXPECT_EQ(s.forward, d.seconds(c.forward));
+    EXPECT_EQ(s.backward, d.seconds(c.backward_data) + d.seconds(c.backward_filter));
+    EXPECT_THROW(roofline_compute_model(device_model{0, 1, 1, 1}, {}), std::invalid_argument);
 }
 
 // paleo.md §3.1.2: two branches between a fork and a join (a supernode): sequential execution

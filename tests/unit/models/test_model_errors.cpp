@@ -281,8 +281,8 @@ TEST(ModelErrors, YamlSyntaxErrorHasPosition) {
 TEST(ModelErrors, UnknownZooModel) {
     const std::string why =
         "no model 'alexnt' in the zoo (did you mean 'alexnet'?); the zoo has alexnet, "
-        "alexnet_1tower, alexnet_v2, dlrm, hdc, inception_v3, mlp, nin, resnet50, transformer, "
-        "vgg16, vgg16_slim";
+        "alexnet_1tower, alexnet_v2, alexnet_v2_1gpu, dcgan_discriminator, dcgan_generator, "
+        "dlrm, hdc, inception_v3, mlp, nin, resnet50, transformer, vgg16, vgg16_slim";
     EXPECT_EQ(error_of([] { find_zoo_model("alexnt"); }), "<input>: error: model: " + why);
     EXPECT_EQ(error_of([] {
                   load_zoo_model("alexnt", batch1(), source_loc{"run.yaml", 7, 12},

@@ -123,6 +123,33 @@ TEST(ModelFormat, ConcatAndFlatten) {
     EXPECT_EQ(m.layer("flat").output_shape, tensor_shape::features(640));
 }
 
+// A feature vector reshaped to a map, then transposed convolutions (DCGAN's generator): the
+// output padding defaults to 0; reshape must keep the values; output_padding < stride.
+TEST(ModelFormat, ReshapeAndDeconv) {
+    const std::string head =
+        "name: t\nsource: test\ninput: {features: 64}\nlayers:\n"
+        "  - {name: r, kind: reshape, channels: 16, height: 2, width: 2}\n";
+    const model m = parse(head +
+                          "  - {name: d, kind: deconv, out_channels: 8, kernel: 5, stride: 2, "
+                          "padding: 2, output_padding: 1, bias: true}\n"
+                          "  - {name: e, kind: deconv, in_channels: 8, out_channels: 3, kernel: 3, "
+                          "bias: false}\n");
+    EXPECT_EQ(m.layer("r").output_shape, tensor_shape::chw(16, 2, 2));
+    EXPECT_EQ(m.layer("r").forward_flops, 0);
+    EXPECT_EQ(m.layer("d").output_shape, tensor_shape::chw(8, 4, 4));  // 1x2 - 4 + 5 + 1
+    EXPECT_EQ(m.layer("d").params, 16 * 8 * 25 + 8);
+    EXPECT_EQ(m.layer("e").output_shape, tensor_shape::chw(3, 6, 6));  // 3 + 3
+    EXPECT_THROW(parse(head + "  - {kind: deconv, out_channels: 8, kernel: 5, stride: 2, "
+                              "output_padding: 2, bias: true}\n"),
+                 input_error);
+    EXPECT_THROW(parse(head + "  - {kind: deconv, out_channels: 8, kernel: 5, groups: 2, "
+                              "bias: true}\n"),
+                 input_error);
+    EXPECT_THROW(parse("name: t\nsource: test\ninput: {features: 60}\nlayers:\n"
+                       "  - {kind: reshape, channels: 16, height: 2, width: 2}\n"),
+                 input_error);
+}
+
 TEST(ModelFormat, TotalsAreLayerSums) {
     const model m = load_model(find_zoo_model("resnet50"), [] {
         model_options o;

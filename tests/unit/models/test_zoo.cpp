@@ -38,7 +38,8 @@ double conv_fc_macs(const model& m) {
 TEST(ModelZoo, ListsEveryModel) {
     const auto names = zoo_model_names();
     for (const char* n : {"alexnet", "alexnet_1tower", "alexnet_v2", "dlrm", "hdc", "inception_v3",
-                          "mlp", "nin", "resnet50", "transformer", "vgg16", "vgg16_slim"}) {
+                          "mlp", "nin", "resnet50", "transformer", "vgg16", "vgg16_slim",
+                          "dcgan_generator", "dcgan_discriminator", "alexnet_v2_1gpu"}) {
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
     }
 }
@@ -95,6 +96,13 @@ TEST(ModelZoo, PaleoAuthorsNetworksParameters) {
     // [50, 51) million (a count written to two digits, truncated).
     EXPECT_GE(alex, 50000000);
     EXPECT_LT(alex, 51000000);
+    // alex_v2_1gpu.json (cuda-convnet2, scripts/exp_case_hybrid.sh): conv4 3x3x384x256, conv5
+    // 3x3x256x256, the rest as alex_v2.json; also "50 million" (49.57 M, to two digits).
+    const i64 owt = (11 * 11 * 3 * 64 + 64) + (5 * 5 * 64 * 192 + 192) + (9 * 192 * 384 + 384) +
+                    (9 * 384 * 256 + 256) + (9 * 256 * 256 + 256) + (25 * 256 * 4096 + 4096) +
+                    (4096 * 4096 + 4096) + (4096 * 1000 + 1000);
+    EXPECT_EQ(owt, 49566504);
+    EXPECT_EQ(load("alexnet_v2_1gpu").totals().params, owt);
     // vgg16.json: the same weights as configuration D, fc6 as a 7x7 conv.
     EXPECT_EQ(load("vgg16_slim").totals().params, 138357544);
     // nin.json: four mlpconv stages (k x k conv + two 1x1), biases.
@@ -111,6 +119,39 @@ TEST(ModelZoo, PaleoAuthorsNetworksParameters) {
 }
 
 // He et al. 2016: conv weights (no bias) + BN gamma/beta + fc 2048*1000+1000.
+// DCGAN (paleo.md §4.3.2's GAN "inspired by Radford et al."): no total is published, so the
+// count is the sum of the parameter tensors the DCGAN authors released with their 64x64 model
+// (Newmu/dcgan_code faces/train_uncond_dcgan.py, ngf = ndf = 128), written out per tensor.
+TEST(ModelZoo, DcganMatchesTheReleasedParameterTensors) {
+    const i64 gen = 100 * 16384 + 2 * 16384       // gw; gg, gb
+                    + 1024 * 512 * 25 + 2 * 512   // gw2; gg2, gb2
+                    + 512 * 256 * 25 + 2 * 256    // gw3; gg3, gb3
+                    + 256 * 128 * 25 + 2 * 128    // gw4; gg4, gb4
+                    + 128 * 3 * 25;               // gwx
+    const i64 dis = 128 * 3 * 25                  // dw
+                    + 256 * 128 * 25 + 2 * 256    // dw2; dg2, db2
+                    + 512 * 256 * 25 + 2 * 512    // dw3; dg3, db3
+                    + 1024 * 512 * 25 + 2 * 1024  // dw4; dg4, db4
+                    + 16384;                      // dwy
+    ASSERT_EQ(gen, 18885760);
+    ASSERT_EQ(dis, 17232768);
+    const model g = load("dcgan_generator");
+    const model d = load("dcgan_discriminator");
+    EXPECT_EQ(g.totals().params, gen);
+    EXPECT_EQ(d.totals().params, dis);
+    // Fig. 1's shapes: 4x4x1024 -> 8x8x512 -> 16x16x256 -> 32x32x128 -> 64x64x3, and the
+    // discriminator back down to 4x4x1024.
+    EXPECT_EQ(g.layers().back().output_shape, tensor_shape::chw(3, 64, 64));
+    EXPECT_EQ(g.layers().at(4).output_shape, tensor_shape::chw(512, 8, 8));
+    EXPECT_EQ(d.layers().at(9).output_shape, tensor_shape::chw(1024, 4, 4));
+    // Mirror images: the four 5x5 layers of each have the same multiply-adds (1.277 G/sample).
+    i64 gm = 0, dm = 0;
+    for (const auto& l : g.layers()) gm += l.kind == layer_kind::DECONV ? l.forward_flops / 2 : 0;
+    for (const auto& l : d.layers()) dm += l.kind == layer_kind::CONV ? l.forward_flops / 2 : 0;
+    EXPECT_EQ(gm, dm);
+    EXPECT_EQ(gm, 3 * i64{1024 * 512 * 25 * 16} + 128 * 3 * 25 * 1024);
+}
+
 TEST(ModelZoo, ResNet50ParametersWithBatchnormGammaBeta) {
     const model m = load("resnet50");
     EXPECT_EQ(m.totals().params, 25557032);

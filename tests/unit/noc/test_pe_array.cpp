@@ -10,8 +10,10 @@
 
 #include <cmath>
 
+#include "noc/chiplet/pe_array_compute_model.h"
 #include "noc/chiplet/pe_array_model.h"
 #include "workloads/models/model_loader.h"
+#include "workloads/models/roofline_compute_model.h"
 
 namespace trainvp::noc {
 namespace {
@@ -115,6 +117,38 @@ TEST(pe_array, zoo_models_never_beat_the_peak) {
             EXPECT_LE(t.backward.utilisation, 1.0 + 1e-12) << l.str();
         }
     }
+}
+
+// The forward pass of M on any device, through the one interface (issue 24).
+double forward_seconds(const models::compute_model& c, const models::model& m) {
+    return c.forward_pass(m).sequential;
+}
+
+// ARIES's chiplet behind the compute_model interface: the adapter gives pe_array_model's own
+// picoseconds (here the 512-cycle, peak-rate fc above and twice that backward), layer by layer
+// and summed by network_time; paleo.md §3's roofline answers the same call with R + C + W.
+TEST(pe_array, behind_the_compute_model_interface) {
+    const pe_array_compute_model pe{pe_array_config{}};
+    const auto m = load(fc_model(512, 512), 32);
+    const models::layer_seconds s = pe.time_layer(m.layers()[0], 32, 4);
+    const layer_timing t = pe.array().time_layer(m.layers()[0], 32, 4);
+    EXPECT_EQ(s.forward, 512000 * 1e-12);
+    EXPECT_EQ(s.forward, static_cast<double>(t.forward.time_ps) * 1e-12);
+    EXPECT_EQ(s.backward, static_cast<double>(t.backward.time_ps) * 1e-12);
+    EXPECT_EQ(forward_seconds(pe, m), 512000 * 1e-12);
+    EXPECT_EQ(pe.backward_pass(m).sequential, s.backward);
+    EXPECT_EQ(pe.name(), "pe_array");
+
+    // The roofline: 1 TFLOP/s, 100 GB/s, full PPP.  Forward by GEMM: reads x (32 x 512) and
+    // w (512 x 512), writes y, 2 x 32 x 512 x 512 FLOPs.  Backward: the first layer has no
+    // data gradient; the filter gradient reads x and dy, writes dw, the same FLOPs.
+    const models::roofline_compute_model roof(models::device_model{1e12, 1e11, 1, 1},
+                                              {"gemm", 4294967296.0});
+    const double x = 32 * 512 * 4.0, w = 512 * 512 * 4.0, y = 32 * 512 * 4.0;
+    const double flops = 2.0 * 32 * 512 * 512;
+    EXPECT_NEAR(forward_seconds(roof, m), (x + w) / 1e11 + flops / 1e12 + y / 1e11, 1e-18);
+    EXPECT_NEAR(roof.backward_pass(m).sequential, (x + y) / 1e11 + flops / 1e12 + w / 1e11, 1e-18);
+    EXPECT_EQ(roof.name(), "roofline");
 }
 
 }  // namespace
