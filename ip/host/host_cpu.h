@@ -208,7 +208,7 @@ private:
     // Per unit: the engine running unit_step (kit/wake_queue.h).  Only the unit a wake
     // concerns is woken, at the time it can go on.
     std::array<wake_queue::engine, ops::k_op_units> m_engine;
-    sc_core::sc_event m_all_done;
+    wake_queue::engine m_finish;  // finish_when_done
     bool m_finished = false;
     bool m_has_workload = false;
 
