@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/did_you_mean.h"
+#include "platform/network_generator.h"
 
 namespace trainvp {
 
@@ -19,8 +20,8 @@ const std::vector<std::string> k_sections{"description", "plugins",     "simulat
                                           "components",  "connections", "workload"};
 const std::vector<std::string> k_template_keys{"description", "components", "connections"};
 // Keys of a component body that are not params (leaf) or child overrides (group).
-const std::vector<std::string> k_reserved{"type",     "template",   "count",
-                                          "override", "components", "connections"};
+const std::vector<std::string> k_reserved{"type",       "template",    "count",   "override",
+                                          "components", "connections", "generate"};
 
 bool is_reserved(const std::string& k) {
     return std::find(k_reserved.begin(), k_reserved.end(), k) != k_reserved.end();
@@ -156,12 +157,26 @@ private:
         const config_node* type = body.find("type");
         const config_node* tmpl = body.find("template");
         const config_node* comps = body.find("components");
-        const int kinds = (type != nullptr) + (tmpl != nullptr) + (comps != nullptr);
+        const config_node* gen = body.find("generate");
+        const int kinds =
+            (type != nullptr) + (tmpl != nullptr) + (comps != nullptr) + (gen != nullptr);
         if (kinds != 1) {
             throw input_error(loc, path,
-                              kinds == 0 ? "a component needs type: (an IP block), template: or "
-                                           "components: (a group)"
-                                         : "give only one of type:, template: and components:");
+                              kinds == 0 ? "a component needs type: (an IP block), template:, "
+                                           "components: (a group) or generate: (a network)"
+                                         : "give only one of type:, template:, components: and "
+                                           "generate:");
+        }
+        if (gen) {
+            // A network of switches and links (platform/network_generator.h), expanded as a
+            // group; its links to the endpoints are connections of the enclosing group.
+            const std::size_t dot = path.rfind('.');
+            const std::string parent = dot == std::string::npos ? "" : path.substr(0, dot);
+            const std::string name = dot == std::string::npos ? path : path.substr(dot + 1);
+            generated_network net = generate_network(name, path, body);
+            group(path, net.group, nullptr, loc);
+            for (const auto& c : net.outer) add_connection(parent, c);
+            return;
         }
         if (type) {
             leaf(path, *type, body);

@@ -39,6 +39,11 @@ void ethernet_switch::declare(type_decl<ethernet_switch>& d) {
             "mod uplinks, the ECMP rule of fabric.flow (fabric/topology/ecmp.h), so a message's "
             "frames keep one path")
         .range("0", "4095");
+    d.param("ecmp_salt", &ethernet_switch::m_ecmp_salt, "0",
+            "Mixed into the uplink hash (0: none), so that a second tier picks independently of "
+            "the first: fabric.flow's fat tree salts its core choice with 24301 (0x5eed), and "
+            "the generated fat tree's aggregation switches do the same")
+        .range("0", "2^32");
     d.choice("forwarding", &ethernet_switch::m_forwarding,
              {{"store_and_forward", forwarding::STORE_AND_FORWARD},
               {"cut_through", forwarding::CUT_THROUGH}},
@@ -176,8 +181,9 @@ std::size_t ethernet_switch::egress_port(std::uint32_t dst, std::uint32_t src, i
         return static_cast<std::size_t>(m_port_of_node[dst]);
     }
     if (m_uplinks > 0) {
-        return static_cast<std::size_t>(m_ports - m_uplinks +
-                                        fabric::ecmp_hash(src, dst, msg_id) % m_uplinks);
+        std::uint64_t h = fabric::ecmp_hash(src, dst, msg_id);
+        if (m_ecmp_salt != 0) h = fabric::ecmp_mix(h ^ m_ecmp_salt);
+        return static_cast<std::size_t>(m_ports - m_uplinks + h % m_uplinks);
     }
     throw sim_error(path() + ": a frame from node " + std::to_string(src) + " (rx[" +
                     std::to_string(in_port) + "]) is addressed to node " + std::to_string(dst) +

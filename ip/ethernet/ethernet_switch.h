@@ -67,6 +67,7 @@ private:
     std::vector<double> m_addresses;
     std::uint64_t m_nodes_per_port = 1;
     std::uint64_t m_uplinks = 0;
+    std::uint64_t m_ecmp_salt = 0;
     forwarding m_forwarding = forwarding::STORE_AND_FORWARD;
     units::duration m_latency;
     units::data_size m_header;

@@ -2,6 +2,8 @@
 // error class with its exact message (file:line:column, full key, did-you-mean).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "kit/registry.h"
 #include "platform/platform_loader.h"
 #include "tests/support/test_util.h"
@@ -51,6 +53,81 @@ components:
       2: {mem: {latency: 200ns}}
       "0..1": {gen: {messages: 7}}
 )";
+
+// A generated network (platform/network_generator.h): a k = 4 fat tree of 32 endpoints, 4 per
+// leaf: 8 leaves, 8 aggregation switches, 4 cores, 16 leaf links and 16 core links, wired to
+// the endpoints' links.
+const char* k_generated_tree = R"(
+components:
+  node: {type: ethernet.link, count: 32, rate: 10Gb/s}
+  net:
+    generate: fat_tree
+    endpoints: 32
+    endpoint: node[*]
+    hosts_per_leaf: 4
+    k: 4
+    uplink_rate: 40Gb/s
+    switch: {latency: 500ns}
+)";
+
+TEST(loader, generates_a_fat_tree_of_switches_and_links) {
+    const platform_desc d = load(k_generated_tree);
+    std::map<std::string, int> of_type;
+    for (const auto& i : d.instances) {
+        if (i.path.rfind("net.", 0) == 0) ++of_type[i.type];
+    }
+    EXPECT_EQ(of_type["ethernet.switch"], 8 + 8 + 4);
+    EXPECT_EQ(of_type["ethernet.link"], 16 + 16);
+    // Leaf 1: its 4 hosts, 2 uplinks; aggregation switch 3 (pod 1, position 1): leaves 2 and 3
+    // of the tree (nodes 8.. and 12..), salted; core 2: 4 pods of 8 nodes each.
+    EXPECT_EQ(param_text(d, "net.leaf[1]", "ports"), "6");
+    EXPECT_EQ(param_text(d, "net.leaf[1]", "uplinks"), "2");
+    EXPECT_EQ(param_text(d, "net.leaf[1]", "latency"), "500ns");
+    EXPECT_EQ(param_text(d, "net.agg[3]", "nodes_per_port"), "4");
+    EXPECT_EQ(param_text(d, "net.agg[3]", "ecmp_salt"), "24301");
+    EXPECT_EQ(param_text(d, "net.core[2]", "nodes_per_port"), "8");
+    EXPECT_EQ(param_text(d, "net.core_link[5]", "rate"), "40Gb/s");
+    auto wired = [&](const std::string& from, const std::string& to) {
+        for (const auto& c : d.connections) {
+            if (c.from == from && c.to == to) return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(wired("node[5].b_out", "net.leaf[1].rx[1]"));
+    EXPECT_TRUE(wired("net.leaf[1].tx[1]", "node[5].b_in"));
+    // Leaf 3 (pod 1) uplink 1 -> aggregation switch 3's port 1; its core link 1 -> core 3's
+    // port 1 (pod 1).
+    EXPECT_TRUE(wired("net.up[7].b_out", "net.agg[3].rx[1]"));
+    EXPECT_TRUE(wired("net.core_link[7].b_out", "net.core[3].rx[1]"));
+    EXPECT_EQ(d.connections.size(), 2u * 32 + 4u * (16 + 16));
+}
+
+TEST(loader, generated_network_errors_are_located) {
+    EXPECT_EQ(error_of(R"(
+components:
+  net: {generate: torus, endpoints: 4, endpoint: "n[*]", hosts_per_leaf: 2, uplink_rate: 1Gb/s}
+)"),
+              "t.yaml:3:19: error: net.generate: 'torus' is not one of leaf_spine, fat_tree");
+    EXPECT_EQ(error_of(R"(
+components:
+  net: {generate: leaf_spine, endpoints: 6, endpoint: "n[*]", hosts_per_leaf: 4, spines: 1,
+        uplink_rate: 1Gb/s}
+)"),
+              "t.yaml:3:79: error: net.hosts_per_leaf: impossible network: 6 endpoints do not "
+              "fill leaves of 4");
+    EXPECT_EQ(error_of(R"(
+components:
+  net: {generate: leaf_spine, endpoints: 8, endpoint: "n[*]", hosts_per_leaf: 4, spine: 1}
+)"),
+              "t.yaml:3:82: error: net.spine: unknown key of a generated network (did you mean "
+              "'spines'?); expected one of generate, endpoints, endpoint, hosts_per_leaf, "
+              "spines, k, uplink_rate, core_rate, switch, link");
+    EXPECT_EQ(error_of(R"(
+components:
+  net: {generate: leaf_spine, endpoints: 8, endpoint: "n[*]", hosts_per_leaf: 4}
+)"),
+              "t.yaml:3:8: error: net.uplink_rate: missing (generate: leaf_spine needs it)");
+}
 
 TEST(loader, array_of_template_expands_with_overrides) {
     platform_desc d = load(k_node_template);
@@ -215,10 +292,10 @@ TEST(loader, syntax_and_structure_errors) {
     EXPECT_EQ(error_of("components: [a, b]\n"),
               "t.yaml:1:13: error: components: expected a map, got a list");
     EXPECT_EQ(error_of("components:\n  m: {bandwidth: 1GB/s}\n"),
-              "t.yaml:2:3: error: m: a component needs type: (an IP block), template: or "
-              "components: (a group)");
+              "t.yaml:2:3: error: m: a component needs type: (an IP block), template:, "
+              "components: (a group) or generate: (a network)");
     EXPECT_EQ(error_of("components:\n  m: {type: memory, template: x}\n"),
-              "t.yaml:2:3: error: m: give only one of type:, template: and components:");
+              "t.yaml:2:3: error: m: give only one of type:, template:, components: and generate:");
     EXPECT_EQ(error_of("components:\n  my-mem: {type: memory}\n"),
               "t.yaml:2:3: error: my-mem: bad component name; use letters, digits and _ (an "
               "array is declared with count:, not in the name)");
