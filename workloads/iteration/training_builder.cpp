@@ -17,6 +17,19 @@ using ops::op_unit;
 
 namespace {
 
+// A host UPDATE op as the kernel a GPU runs instead: the same name, FLOPs and memory bytes on
+// the gpu unit (ops::work_flops, ops::memory_bytes).
+op gpu_update_of(const op& u) {
+    op g;
+    g.name = u.name;
+    g.kind = op_kind::GPU_COMPUTE;
+    g.unit = op_unit::GPU;
+    g.phase = ops::op_phase::UPDATE;
+    g.flops = ops::work_flops(u);
+    g.bytes = ops::memory_bytes(u);
+    return g;
+}
+
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
 
 // The ops of list[begin, end) that no other op of that range waits for: when they are done,
@@ -618,14 +631,7 @@ std::vector<op> training_builder::build_iteration(
             u.name = prefix + "update_" + m_buckets[k].name;
             u.kind = op_kind::UPDATE;
             u.bytes = m_buckets[k].bytes;
-            op g;
-            g.name = u.name;
-            g.kind = op_kind::GPU_COMPUTE;
-            g.unit = op_unit::GPU;
-            g.phase = ops::op_phase::UPDATE;
-            g.flops = ops::work_flops(u);
-            g.bytes = ops::memory_bytes(u);
-            weights_ready[k] = {push(with_after(g, std::move(after)))};
+            weights_ready[k] = {push(with_after(gpu_update_of(u), std::move(after)))};
         };
         auto emit_update = [&](std::size_t k) {
             std::vector<std::size_t> ready = done[k];
@@ -797,16 +803,7 @@ std::vector<op> training_builder::build_iteration(
             u.unit = op_unit::CPU;
             u.bytes = m_mp_costs[l - m_mp_first].weight_bytes;
             u.address = m_exchange_base;
-            if (gpu) {
-                op g;
-                g.name = u.name;
-                g.kind = op_kind::GPU_COMPUTE;
-                g.unit = op_unit::GPU;
-                g.phase = ops::op_phase::UPDATE;
-                g.flops = ops::work_flops(u);
-                g.bytes = ops::memory_bytes(u);
-                u = g;
-            }
+            if (gpu) u = gpu_update_of(u);
             push(with_after(u, {bi}));
         }
     }

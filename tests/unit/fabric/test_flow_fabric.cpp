@@ -48,6 +48,16 @@ workload:
 )" + ops;
 }
 
+// Every one of `n` hosts hands the fabric one all-reduce of `bytes` (tag 7).
+std::string allreduce_ops(int n, const std::string& bytes) {
+    std::string ops;
+    for (int i = 0; i < n; ++i) {
+        ops += "    node[" + std::to_string(i) + "].host: [{op: allreduce, bytes: " + bytes +
+               ", address: 0, tag: 7}]\n";
+    }
+    return ops;
+}
+
 // 8 MiB = 8,388,608 B in 5746 frames (5745 x 1460 + 908): 8,388,608 + 5746 x 78 =
 // 8,836,796 wire bytes, 7,069,436.8 ns at 1.25 GB/s.  The receiver has it one route later:
 // 2 x 10 ns + 1 us, plus the switch's store-and-forward of a full frame (1538 B: 1230.4 ns).
@@ -85,12 +95,8 @@ TEST(flow_fabric, incast_shares_the_downlink) {
 // wire (above) + 2250.4 ns to arrive (route and one frame), and the 3 reduce-scatter steps add
 // their block at 10 GB/s (104,857.6 ns): 6 x 885,976.8 + 3 x 104,857.6 = 5,630,433.6 ns.
 TEST(flow_fabric, ring_allreduce_handed_over_whole) {
-    std::string ops;
-    for (int i = 0; i < 4; ++i) {
-        ops += "    node[" + std::to_string(i) +
-               "].host: [{op: allreduce, bytes: 4MiB, address: 0, tag: 7}]\n";
-    }
-    const auto j = run_stats(hosts(4, ops, "flow", ", collective: ring, reduce_rate: 10GB/s"));
+    const auto j = run_stats(
+        hosts(4, allreduce_ops(4, "4MiB"), "flow", ", collective: ring, reduce_rate: 10GB/s"));
     for (int i = 0; i < 4; ++i) {
         const std::string h = "node[" + std::to_string(i) + "].host";
         EXPECT_NEAR(stat(j, h, "completion_time"), 5630433.6, 0.01) << h;
@@ -121,11 +127,7 @@ TEST(flow_fabric, fat_tree_message_crosses_five_switches) {
 // 1,769,640.8 + 2 x 890,457.6 = 12,398,760 ns.  In endpoint order the rows mix the rails, so
 // every step crosses the spine: slower.
 TEST(flow_fabric, ring_2d_by_leaf_keeps_rows_on_a_leaf) {
-    std::string ops;
-    for (int i = 0; i < 8; ++i) {
-        ops += "    node[" + std::to_string(i) +
-               "].host: [{op: allreduce, bytes: 8MiB, address: 0, tag: 7}]\n";
-    }
+    const std::string ops = allreduce_ops(8, "8MiB");
     const std::string fabric =
         ", topology: rail_optimised, rails: 2, hosts_per_leaf: 4, spines: 1, uplink_rate: "
         "40Gb/s, collective: ring_2d";
@@ -140,11 +142,7 @@ TEST(flow_fabric, ring_2d_by_leaf_keeps_rows_on_a_leaf) {
 // The topology-aware hierarchical ring (levels 0: one level per tier, {4 per leaf, 2 leaves})
 // is the same schedule as that 2D ring, so the same time to the ps.
 TEST(flow_fabric, hierarchical_ring_by_tiers_equals_the_2d_ring) {
-    std::string ops;
-    for (int i = 0; i < 8; ++i) {
-        ops += "    node[" + std::to_string(i) +
-               "].host: [{op: allreduce, bytes: 8MiB, address: 0, tag: 7}]\n";
-    }
+    const std::string ops = allreduce_ops(8, "8MiB");
     const auto j = run_stats(hosts(8, ops, "flow",
                                    ", topology: rail_optimised, rails: 2, hosts_per_leaf: 4, "
                                    "spines: 1, uplink_rate: 40Gb/s, collective: hierarchical_ring, "
@@ -157,11 +155,7 @@ TEST(flow_fabric, hierarchical_ring_by_tiers_equals_the_2d_ring) {
 // frames, 4480.8 ns), while the 2 steps between rows (endpoints e and e + 4, one rail) now stay
 // on a leaf: 4 x 4480.8 = 17,923.2 ns later in all.
 TEST(flow_fabric, ring_2d_in_endpoint_order_crosses_the_spine) {
-    std::string ops;
-    for (int i = 0; i < 8; ++i) {
-        ops += "    node[" + std::to_string(i) +
-               "].host: [{op: allreduce, bytes: 8MiB, address: 0, tag: 7}]\n";
-    }
+    const std::string ops = allreduce_ops(8, "8MiB");
     const auto j = run_stats(hosts(8, ops, "flow",
                                    ", topology: rail_optimised, rails: 2, hosts_per_leaf: 4, "
                                    "spines: 1, uplink_rate: 40Gb/s, collective: ring_2d"));
@@ -171,11 +165,7 @@ TEST(flow_fabric, ring_2d_in_endpoint_order_crosses_the_spine) {
 // An all-reduce that only two of four endpoints post never ends: the watchdog stops the run
 // and the fabric says what it holds.
 TEST(flow_fabric, a_collective_not_every_endpoint_posts_stalls_with_a_report) {
-    std::string ops;
-    for (int i = 0; i < 2; ++i) {
-        ops += "    node[" + std::to_string(i) +
-               "].host: [{op: allreduce, bytes: 1MiB, address: 0, tag: 7}]\n";
-    }
+    const std::string ops = allreduce_ops(2, "1MiB");  // 2 of the 4
     auto sim = make_sim(hosts(4, ops, "flow, stall_timeout: 1ms"));
     sim->elaborate();
     const run_result r = sim->run();
