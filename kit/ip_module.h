@@ -37,6 +37,14 @@ public:
     // The block's invariants, checked once a run has finished (every driver done, nothing in
     // flight): frames and bytes conserved, queues drained, work complete.  See audit_log.h.
     virtual void audit(audit_log& log) const { (void)log; }
+    // The data rate, bytes per second each way, the block moves through `socket` at most (a
+    // NIC's line rate on its PCIe socket; a PCIe link's data rate after TLP overheads), or 0
+    // when it does not say.  A binding whose initiator states more than its target gets a
+    // warning in the run summary (a 100 GbE NIC on a PCIe 2.0 x8 slot).
+    virtual double socket_rate(const std::string& socket) const {
+        (void)socket;
+        return 0.0;
+    }
 
     // A time in nanoseconds, exact to the picosecond (for statistics in ns).
     static double ns(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }

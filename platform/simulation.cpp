@@ -224,6 +224,7 @@ void simulation::elaborate() {
     binder b(m_by_path, m_desc.instances);
     b.bind_all(m_desc.connections);
     b.check_unbound();
+    m_warnings = b.warnings();
     hand_out_workload();
     m_controller = std::make_unique<controller>("trainvp_controller", *this);
 }
@@ -469,86 +470,45 @@ void simulation::write_outputs(const std::string& dir, const run_result& r) {
     }
 }
 
-std::string simulation::summary(const run_result& r) const {
-    std::ostringstream os;
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%-22s %s\n", "status", run_status_name(r.status));
-    os << buf;
-    std::snprintf(buf, sizeof buf, "%-22s %s\n", "simulated time",
-                  units::format_time(r.end_time.to_seconds()).c_str());
-    os << buf;
-    std::snprintf(buf, sizeof buf, "%-22s %.3f s (%.3g simulated s per wall s)\n", "wall time",
-                  r.wall_seconds,
-                  r.wall_seconds > 0 ? r.end_time.to_seconds() / r.wall_seconds : 0.0);
-    os << buf;
-    // Headline stats: each block when there are few of a type, else total and mean.
-    struct agg {
-        std::string unit;
-        double total = 0;
-        std::size_t n = 0;
-        std::vector<std::pair<std::string, double>> each;
-    };
-    std::vector<std::pair<std::string, agg>> rows;
-    visit_stats([&](const ip_module& b, const stat_decl& s, const std::string& name,
-                    const void* v) {
-        if (!s.headline) return;
-        double x = 0;
-        if (s.kind == stat_kind::COUNTER)
-            x = static_cast<double>(static_cast<const counter*>(v)->value());
-        if (s.kind == stat_kind::SCALAR) x = static_cast<const scalar*>(v)->value();
-        if (s.kind == stat_kind::DISTRIBUTION) x = static_cast<const distribution*>(v)->mean();
-        const std::string key = b.type().name + "." + name;
-        auto it =
-            std::find_if(rows.begin(), rows.end(), [&](const auto& p) { return p.first == key; });
-        if (it == rows.end()) {
-            rows.push_back({key, agg{s.unit, 0.0, 0, {}}});
-            it = rows.end() - 1;
-        }
-        it->second.total += x;
-        it->second.n += 1;
-        it->second.each.emplace_back(b.path() + "." + name, x);
-    });
-    for (const auto& [key, a] : rows) {
-        if (a.n <= 4) {
-            for (const auto& [path, x] : a.each) {
-                std::snprintf(buf, sizeof buf, "%-22s %.6g %s\n", path.c_str(), x, a.unit.c_str());
-                os << buf;
-            }
-        } else {
-            std::snprintf(buf, sizeof buf, "%-22s total %.6g %s, mean %.6g over %zu blocks\n",
-                          key.c_str(), a.total, a.unit.c_str(), a.total / double(a.n), a.n);
-            os << buf;
-        }
-    }
-    if (r.audited) {
-        std::snprintf(buf, sizeof buf, "%-22s %zu checks, %zu broken\n", "audit", r.audit_checks,
-                      r.audit_violations.size());
-        os << buf;
-    }
+run_summary simulation::make_summary(const run_result& r) const {
+    run_summary s;
+    s.status = run_status_name(r.status);
+    s.simulated_s = r.end_time.to_seconds();
+    s.wall_s = r.wall_seconds;
+    s.warnings = m_warnings;
+    visit_stats(
+        [&](const ip_module& b, const stat_decl& d, const std::string& name, const void* v) {
+            if (!d.headline) return;
+            double x = 0;
+            if (d.kind == stat_kind::COUNTER)
+                x = static_cast<double>(static_cast<const counter*>(v)->value());
+            if (d.kind == stat_kind::SCALAR) x = static_cast<const scalar*>(v)->value();
+            if (d.kind == stat_kind::DISTRIBUTION) x = static_cast<const distribution*>(v)->mean();
+            s.stats.push_back({b.type().name, b.path(), name, d.unit, x});
+        });
+    s.audited = r.audited;
+    s.audit_checks = r.audit_checks;
+    s.audit_broken = r.audit_violations.size();
     if (r.has_breakdown) {
         const double per = 1e-12 / static_cast<double>(r.iterations);  // ps -> s per iteration
-        const double total = static_cast<double>(r.breakdown.total_ps) * per;
-        std::snprintf(
-            buf, sizeof buf, "%-22s %s%s\n", "iteration time", units::format_time(total).c_str(),
-            r.iterations > 1 ? (" (mean of " + std::to_string(r.iterations) + ")").c_str() : "");
-        os << buf;
+        s.has_iteration = true;
+        s.iterations = r.iterations;
+        s.iteration_s = static_cast<double>(r.breakdown.total_ps) * per;
         // The critical path's parts, in the order of the breakdown (zero parts left out).
         for (std::size_t p = 0; p < workloads::k_breakdown_parts; ++p) {
             if (r.breakdown.ps[p] == 0) continue;
-            const double x = static_cast<double>(r.breakdown.ps[p]) * per;
-            const std::string name =
-                std::string("  ") + workloads::part_name(static_cast<workloads::breakdown_part>(p));
-            std::snprintf(buf, sizeof buf, "%-22s %-12s %5.1f %%\n", name.c_str(),
-                          units::format_time(x).c_str(), total > 0 ? 100.0 * x / total : 0.0);
-            os << buf;
+            s.breakdown.push_back({workloads::part_name(static_cast<workloads::breakdown_part>(p)),
+                                   static_cast<double>(r.breakdown.ps[p]) * per});
         }
     } else if (!r.breakdown.error.empty()) {
-        os << "note: no iteration breakdown: " << r.breakdown.error << "\n";
+        s.notes.push_back("no iteration breakdown: " + r.breakdown.error);
     }
     if (r.status == run_status::MAX_TIME) {
-        os << "note: stopped at simulation.max_time before every driver finished\n";
+        s.notes.push_back("stopped at simulation.max_time before every driver finished");
     }
-    return os.str();
+    return s;
 }
+
+std::string simulation::summary(const run_result& r) const { return make_summary(r).text(); }
 
 }  // namespace trainvp

@@ -14,6 +14,7 @@
 #include "kit/ip_module.h"
 #include "kit/registry.h"
 #include "platform/platform_desc.h"
+#include "traces/run_summary.h"
 #include "traces/stats_report.h"
 #include "workloads/iteration/critical_path.h"
 
@@ -70,12 +71,16 @@ public:
     // Writes stats.json, stats.csv, timeline.json and config.resolved.yaml into `dir`
     // atomically, and moves the VCD into place.
     void write_outputs(const std::string& dir, const run_result& r);
-    // A few lines for a person: status, times, headline statistics.
+    // A few lines for a person: status, times, headline statistics (make_summary().text()).
     std::string summary(const run_result& r) const;
+    // The summary as data, for text, one headline line or JSON (traces/run_summary.h).
+    run_summary make_summary(const run_result& r) const;
 
     const platform_desc& desc() const { return m_desc; }
     ip_module* block(const std::string& path) const;
     const std::vector<ip_module*>& blocks() const { return m_blocks; }
+    // Things about the platform worth a line in the summary that do not stop it (binder.h).
+    const std::vector<std::string>& warnings() const { return m_warnings; }
 
 private:
     class controller;
@@ -99,6 +104,7 @@ private:
     int m_iterations = 1;
     sc_core::sc_trace_file* m_vcd = nullptr;
     std::string m_vcd_base;
+    std::vector<std::string> m_warnings;
 };
 
 // SystemC name of a config path segment: node[2] -> node_2.

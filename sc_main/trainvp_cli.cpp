@@ -237,7 +237,7 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     const source_loc cmdline{"command line", 0, 0};
     std::string config, out_dir;
     std::vector<std::string> sets, plugin_paths;
-    bool vcd = false, quiet = false, force = false;
+    bool vcd = false, quiet = false, force = false, json = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](const std::string& opt) -> std::string {
@@ -256,13 +256,16 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
             vcd = true;
         } else if (a == "--quiet" && !check_only) {
             quiet = true;
+        } else if (a == "--json" && !check_only) {
+            json = true;
         } else if (a == "--force" && !check_only) {
             force = true;
         } else if (a == "--seed") {
             sets.push_back("simulation.seed=" + value(a));
         } else if (!a.empty() && a[0] == '-') {
             std::vector<std::string> opts{"--set", "--seed", "--plugin"};
-            if (!check_only) opts.insert(opts.end(), {"--out", "--vcd", "--quiet", "--force"});
+            if (!check_only)
+                opts.insert(opts.end(), {"--out", "--vcd", "--quiet", "--json", "--force"});
             throw input_error(cmdline, a, "unknown option" + did_you_mean(a, opts));
         } else if (config.empty()) {
             config = a;
@@ -285,6 +288,7 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     if (check_only) {
         m_out << config << ": ok (" << sim.blocks().size() << " blocks, "
               << sim.desc().connections.size() << " connections)\n";
+        for (const auto& w : sim.warnings()) m_out << "warning: " << w << "\n";
         return k_ok;
     }
 
@@ -308,11 +312,16 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     hook.fn = [&progress](const sc_core::sc_time& now, double wall_s) {
         progress.update(now.to_seconds(), wall_s);
     };
-    run_result r = sim.run(!quiet && run_progress::wanted() ? &hook : nullptr);
+    run_result r = sim.run(!quiet && !json && run_progress::wanted() ? &hook : nullptr);
     progress.finish();
     sim.write_outputs(out_dir, r);
-    if (!quiet) {
-        m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << sim.summary(r);
+    const run_summary summary = sim.make_summary(r);
+    if (json) {
+        m_out << summary.json();
+    } else if (quiet) {
+        m_out << summary.headline();
+    } else {
+        m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << summary.text();
         m_out << "outputs in " << out_dir << "/\n";
     }
     if (r.status == run_status::STALLED) {

@@ -112,8 +112,63 @@ TEST(cli, run_prints_a_summary_and_stall_exits_1) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("status                 finished"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("simulated time         1.635 ms"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("node[0].gen.completion_time 160080 ns"), std::string::npos) << r.out;
+    // Grouped by type, in human units (it read `node[0].gen.completion_time 160080 ns`).
+    EXPECT_NE(r.out.find("traffic.generator\n"
+                         "  node[0].gen.completion_time  160.1 us\n"
+                         "  node[1].gen.completion_time  1.635 ms\n"
+                         "  node[0].gen.throughput       25.59 GB/s\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("memory\n  node[0].mem.utilisation  9.8 %\n"), std::string::npos) << r.out;
     EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+// A training run: the breakdown first, identical per-node lines folded into one.
+TEST(cli, summary_folds_identical_nodes_after_the_breakdown) {
+    auto dir = test::temp_dir("summary_fold");
+    auto r = trainvp("run configs/examples/training_ring.yaml --out " + dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto it = r.out.find("iteration time         772.4 ms\n  forward");
+    const auto host = r.out.find("host.cpu\n  node[0..3].host.completion_time  772.4 ms\n");
+    EXPECT_NE(it, std::string::npos) << r.out;
+    EXPECT_NE(host, std::string::npos) << r.out;
+    EXPECT_LT(it, host) << r.out;
+    EXPECT_NE(r.out.find("  node[0..3].link.utilisation_ab  39.9 %\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("node[1].host"), std::string::npos) << r.out;
+}
+
+// --quiet prints the headline only; --json the summary as JSON (nothing else on stdout).
+TEST(cli, quiet_prints_the_headline_and_json_the_summary) {
+    auto dir = test::temp_dir("summary_quiet");
+    auto q = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " +
+                     (dir / "q").string());
+    ASSERT_EQ(q.exit_code, 0) << q.err;
+    EXPECT_EQ(q.out, "finished: simulated time 1.635 ms\n");
+    auto j =
+        trainvp("run configs/examples/traffic_to_memory.yaml --json --out " + (dir / "j").string());
+    ASSERT_EQ(j.exit_code, 0) << j.err;
+    const auto s = nlohmann::json::parse(j.out);
+    EXPECT_EQ(s["status"], "finished");
+    EXPECT_EQ(s["groups"][0]["type"], "traffic.generator");
+    EXPECT_EQ(s["groups"][0]["stats"][0]["label"], "node[0].gen.completion_time");
+    EXPECT_EQ(s["groups"][0]["stats"][0]["text"], "160.1 us");
+    EXPECT_DOUBLE_EQ(s["groups"][0]["stats"][0]["mean"].get<double>(), 160080.0);
+}
+
+// A NIC faster than its PCIe slot runs, with a warning (check and the run summary): 100 GbE on
+// the X540's PCIe 2.0 x8 (4 GB/s after 8b/10b, x 256 / 280 for TLP overhead = 29.26 Gb/s).
+TEST(cli, a_nic_faster_than_its_pcie_slot_is_a_warning) {
+    auto r = trainvp(
+        "check configs/papers/inceptionn/inc_c_alexnet.yaml --set node[*].nic.rate=100Gb/s "
+        "--set node[*].link.rate=100Gb/s");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nwarning: node[0].nic moves up to 100 Gb/s through its socket pcie, "
+                         "more than node[0].pcie (pcie.link) carries (29.26 Gb/s): at most 29 % "
+                         "of that rate gets through (and 3 more like it)\n"),
+              std::string::npos)
+        << r.out;
+    auto ok = trainvp("check configs/papers/inceptionn/inc_c_alexnet.yaml");
+    EXPECT_EQ(ok.out.find("warning"), std::string::npos) << ok.out;
 }
 
 TEST(cli, an_earlier_run_is_not_overwritten_without_force) {
