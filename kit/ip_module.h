@@ -28,6 +28,9 @@ public:
     // ends when every driver has finished.
     virtual bool is_driver() const { return false; }
     virtual bool finished() const { return true; }
+    // Whether a driver was given anything to do (ops, messages) once the workload is handed
+    // out.  When no driver has work, the command line says so instead of simulating nothing.
+    virtual bool has_work() const { return true; }
     // The work this block holds, for the stall report ("3 of 10 messages outstanding");
     // empty when it holds none.
     virtual std::string pending_work() const { return {}; }

@@ -509,6 +509,30 @@ run_summary simulation::make_summary(const run_result& r) const {
     return s;
 }
 
+std::pair<std::string, std::string> simulation::nothing_to_do() const {
+    if (m_blocks.empty()) {
+        return {"components",
+                "the config builds no blocks (no `components:`; a file of `templates:` only is "
+                "for including: instantiate one with `components: NAME: {template: T, count: N}`)"};
+    }
+    std::size_t drivers = 0, idle = 0;
+    for (const ip_module* b : m_blocks) {
+        if (!b->is_driver()) continue;
+        ++drivers;
+        if (!b->has_work()) ++idle;
+    }
+    if (drivers == 0) {
+        return {"workload",
+                "no block drives the platform (no `workload:` and no traffic generator): a run "
+                "would simulate nothing"};
+    }
+    if (idle == drivers) {
+        return {"workload", "the workload gives no work: every driver (" + std::to_string(drivers) +
+                                ") has nothing to do (no ops, no messages)"};
+    }
+    return {};
+}
+
 std::string simulation::summary(const run_result& r) const { return make_summary(r).text(); }
 
 }  // namespace trainvp

@@ -79,6 +79,11 @@ public:
     const platform_desc& desc() const { return m_desc; }
     ip_module* block(const std::string& path) const;
     const std::vector<ip_module*>& blocks() const { return m_blocks; }
+    // Why running this platform would do nothing (no blocks; no driver; no driver with work
+    // (ip_module::has_work), e.g. a template-only file or a workload that gives no ops), or empty.
+    // The command line makes it an input error naming the file (issue 28: no silent nothing).
+    // Returns the config key to blame ("components", "workload") and why.
+    std::pair<std::string, std::string> nothing_to_do() const;
     // Things about the platform worth a line in the summary that do not stop it (binder.h).
     const std::vector<std::string>& warnings() const { return m_warnings; }
 

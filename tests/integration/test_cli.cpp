@@ -211,5 +211,144 @@ TEST(cli, ip_reference_is_generated_from_the_declarations) {
     EXPECT_TRUE(r.out == committed) << "docs/ip-reference.md is out of date: run tools/gen_docs.sh";
 }
 
+// `trainvp help`, `help COMMAND` and `COMMAND --help` for every command: exit 0, the
+// command's own usage on stdout, nothing on stderr.
+TEST(cli, every_command_has_help) {
+    auto h = trainvp("help");
+    EXPECT_EQ(h.exit_code, 0);
+    for (const char* c : {"run", "check", "sweep", "describe", "diff", "help"}) {
+        EXPECT_NE(h.out.find(std::string("\n  ") + c + " "), std::string::npos) << c << h.out;
+        for (const std::string& cmd :
+             {std::string("help ") + c, std::string(c) + " --help", std::string(c) + " -h"}) {
+            auto r = trainvp(cmd);
+            EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+            EXPECT_EQ(r.out.rfind(std::string("usage: trainvp ") + c, 0), 0u) << cmd << r.out;
+            EXPECT_TRUE(r.err.empty()) << cmd << r.err;
+        }
+    }
+    // --help after other arguments too (a user adding it to a command line being built).
+    auto run = trainvp("run configs/examples/traffic_to_memory.yaml --set x=1 --help");
+    EXPECT_EQ(run.exit_code, 0);
+    EXPECT_NE(run.out.find("  --json            print the summary as JSON"), std::string::npos);
+    auto bad = trainvp("help rnu");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_EQ(bad.err, "command line: error: help: unknown command 'rnu' (did you mean 'run'?)\n");
+}
+
+// describe: one type as Markdown; first sentences not cut at "Fig."; prefixes; did-you-mean;
+// the workload sections and the zoo.
+TEST(cli, describe_one_type_prefixes_workload_and_zoo) {
+    auto md = trainvp("describe nic.inceptionn --markdown");
+    EXPECT_EQ(md.exit_code, 0);
+    EXPECT_EQ(md.out.rfind("## nic.inceptionn\n", 0), 0u) << md.out.substr(0, 200);
+    EXPECT_EQ(md.out.find("## nic.basic"), std::string::npos);
+    EXPECT_EQ(md.out.find("# IP reference"), std::string::npos);
+
+    auto all = trainvp("describe");
+    EXPECT_NE(all.out.find("  nic.inceptionn        INCEPTIONN NIC (inceptionn.md §VI-A, Fig. "
+                           "8-10): nic.basic with a compression engine between the packet DMA "
+                           "and the MAC and a decompression engine between the MAC and the DMA\n"),
+              std::string::npos)
+        << all.out;
+    EXPECT_NE(all.out.find("\nModel zoo"), std::string::npos);
+
+    auto one = trainvp("describe nic.inc");  // a unique prefix
+    EXPECT_EQ(one.exit_code, 0);
+    EXPECT_EQ(one.out.rfind("nic.inceptionn: INCEPTIONN NIC", 0), 0u) << one.out;
+    auto several = trainvp("describe nic");
+    EXPECT_EQ(several.exit_code, 0);
+    EXPECT_EQ(several.out,
+              "2 names start with 'nic' (trainvp describe NAME for one):\n  nic.basic\n"
+              "  nic.inceptionn\n");
+    auto typo = trainvp("describe memroy");
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_EQ(typo.err.rfind("command line: error: memroy: unknown IP type (did you mean "
+                             "'memory'?)",
+                             0),
+              0u)
+        << typo.err;
+
+    auto wl = trainvp("describe workload");
+    EXPECT_EQ(wl.exit_code, 0);
+    EXPECT_NE(wl.out.find("workload.training: "), std::string::npos);
+    EXPECT_NE(wl.out.find("workload.ops: "), std::string::npos);
+
+    auto zoo = trainvp("describe zoo");
+    EXPECT_EQ(zoo.exit_code, 0);
+    EXPECT_NE(zoo.out.find("\n  hdc             10    1149010     4.596 MB  inceptionn.md"),
+              std::string::npos)
+        << zoo.out;
+    auto hdc = trainvp("describe zoo.hdc");
+    EXPECT_EQ(hdc.exit_code, 0);
+    EXPECT_NE(hdc.out.find("\n  hidden          500\n"), std::string::npos) << hdc.out;
+    EXPECT_NE(hdc.out.find("\n  fc1                   fc         500             392500      "
+                           "7.84e+05  1.568e+06\n"),
+              std::string::npos)
+        << hdc.out;
+    EXPECT_NE(hdc.out.find("total: 10 layers, 1149010 params"), std::string::npos) << hdc.out;
+}
+
+// trainvp diff: the headline and the statistics that differ, with both values and B / A.
+TEST(cli, diff_lists_the_headline_and_what_changed) {
+    auto dir = test::temp_dir("diff");
+    ASSERT_EQ(
+        trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " + (dir / "a").string())
+            .exit_code,
+        0);
+    ASSERT_EQ(trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " +
+                      (dir / "b").string() + " --set node[1].mem.latency=120ns")
+                  .exit_code,
+              0);
+    auto same = trainvp("diff " + (dir / "a").string() + " " + (dir / "a").string());
+    EXPECT_EQ(same.exit_code, 0) << same.err;
+    EXPECT_NE(same.out.find("statistics differing by more than 1 %: 0 of "), std::string::npos)
+        << same.out;
+    auto d =
+        trainvp("diff " + (dir / "a").string() + " " + (dir / "b").string() + " --threshold 0.5");
+    EXPECT_EQ(d.exit_code, 0) << d.err;
+    EXPECT_NE(d.out.find("\n  simulated time "), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("\n  traffic.generator.completion_time (mean) "), std::string::npos)
+        << d.out;
+    EXPECT_NE(d.out.find("statistics differing by more than 0.5 %: "), std::string::npos) << d.out;
+    // node[0] is untouched; node[1]'s slower memory shows in its generator's latency (its
+    // rate-limited completion time does not move), with both values and the ratio.
+    EXPECT_EQ(d.out.find("\n  node[0]."), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("statistics differing by more than 0.5 %: 1 of 28, largest difference "
+                         "first\n  node[1].gen.latency                      240 ns       280 ns "
+                         "      1.167\n"),
+              std::string::npos)
+        << d.out;
+    auto missing = trainvp("diff " + (dir / "a").string() + " " + (dir / "nothing").string());
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_EQ(missing.err, "command line: error: OUT_B: '" + (dir / "nothing").string() +
+                               "' holds no stats.json (give the output folder of a run)\n");
+    auto one = trainvp("diff " + (dir / "a").string());
+    EXPECT_EQ(one.exit_code, 2);
+    auto pct = trainvp("diff a b --threshold lots");
+    EXPECT_EQ(pct.err,
+              "command line: error: --threshold: 'lots' is not a percentage (a number >= 0, e.g. "
+              "5)\n");
+}
+
+// No silent nothing: a template-only file and a platform without work are input errors naming
+// the file, for check and run (with --vcd it used to fail inside the VCD writer).
+TEST(cli, a_config_with_nothing_to_run_is_an_input_error) {
+    auto dir = test::temp_dir("nothing");
+    for (const std::string& cmd :
+         {std::string("check configs/examples/cluster_node.yaml"),
+          "run configs/examples/cluster_node.yaml --vcd --out " + (dir / "o").string()}) {
+        auto r = trainvp(cmd);
+        EXPECT_EQ(r.exit_code, 2) << cmd;
+        EXPECT_EQ(r.err,
+                  "configs/examples/cluster_node.yaml: error: components: the config builds no "
+                  "blocks (no `components:`; a file of `templates:` only is for including: "
+                  "instantiate one with `components: NAME: {template: T, count: N}`)\n")
+            << cmd;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    EXPECT_FALSE(fs::exists(dir / "o" / "stats.json"));
+    // Blocks without work: tests/configs/bad/host_without_ops.yaml, workload_gives_no_work.yaml.
+}
+
 }  // namespace
 }  // namespace trainvp
