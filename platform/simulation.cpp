@@ -301,8 +301,163 @@ void simulation::run_in_slices(std::uint64_t max_ps, const run_progress_hook& ho
     }
 }
 
+// Every declared signal's level counts its busy() intervals, unless there are too many to keep
+// (a 1024-node platform): the bottlenecks are then left out, with a note.
+void simulation::account_busy() {
+    std::size_t n = 0;
+    for (ip_module* b : m_blocks) {
+        for (const auto& s : b->type().signals) {
+            s.each(*b, [&](const std::string&, traced_level&) { ++n; });
+        }
+    }
+    if (n > k_max_accounted) return;
+    for (ip_module* b : m_blocks) {
+        for (const auto& s : b->type().signals) {
+            s.each(*b, [&](const std::string& name, traced_level& level) {
+                m_busy.push_back({b, name, std::make_unique<busy_histogram>()});
+                level.account_busy(m_busy.back().busy.get());
+            });
+        }
+    }
+}
+
+std::vector<std::string> simulation::phase_bottlenecks(const std::vector<workloads::host_run>& runs,
+                                                       std::uint64_t end_ps) const {
+    if (m_busy.empty() || end_ps == 0) return {};
+    // One grid for all: the widest histogram's, wide enough for the run.
+    std::uint64_t width = busy_histogram::k_first_width_ps;
+    while (width * busy_histogram::k_buckets < end_ps) width *= 2;
+    for (const auto& a : m_busy) width = std::max(width, a.busy->width_ps());
+    // The phases: communication while any host has a communication op in flight, compute
+    // while one computes and none communicates.  A resource's busy time in a phase is, per
+    // bucket of the grid, its busy time there times the phase's share of the bucket (exact
+    // when a bucket lies in one phase; the grid is 1/1024 of the run or finer).
+    using interval = std::pair<std::uint64_t, std::uint64_t>;
+    std::vector<interval> comm, compute;
+    for (const auto& h : runs) {
+        for (const auto& op : h.ops) {
+            if (op.end_ps <= op.start_ps) continue;
+            switch (op.phase) {
+                case ops::op_phase::COMM:
+                case ops::op_phase::COMPRESSION:
+                    comm.emplace_back(op.start_ps, op.end_ps);
+                    break;
+                case ops::op_phase::FORWARD:
+                case ops::op_phase::BACKWARD:
+                case ops::op_phase::COMPUTE:
+                case ops::op_phase::COPY:
+                case ops::op_phase::SUM:
+                case ops::op_phase::UPDATE:
+                    compute.emplace_back(op.start_ps, op.end_ps);
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+    auto merge = [](std::vector<interval>& v) {
+        std::sort(v.begin(), v.end());
+        std::vector<interval> out;
+        for (const auto& i : v) {
+            if (!out.empty() && i.first <= out.back().second) {
+                out.back().second = std::max(out.back().second, i.second);
+            } else {
+                out.push_back(i);
+            }
+        }
+        v = std::move(out);
+    };
+    merge(comm);
+    merge(compute);
+    // compute minus comm
+    std::vector<interval> compute_only;
+    std::size_t c = 0;
+    for (auto [s, e] : compute) {
+        while (c < comm.size() && comm[c].second <= s) ++c;
+        std::size_t k = c;
+        while (s < e) {
+            if (k >= comm.size() || comm[k].first >= e) {
+                compute_only.emplace_back(s, e);
+                break;
+            }
+            if (comm[k].first > s) compute_only.emplace_back(s, comm[k].first);
+            s = std::max(s, comm[k].second);
+            ++k;
+        }
+    }
+    auto grid = [&](const std::vector<interval>& v, double& total) {
+        std::vector<double> g(busy_histogram::k_buckets, 0.0);
+        total = 0.0;
+        for (auto [s, e] : v) {
+            total += static_cast<double>(e - s);
+            std::uint64_t t = s;
+            while (t < e) {
+                const std::size_t b = static_cast<std::size_t>(t / width);
+                if (b >= g.size()) break;
+                const std::uint64_t upto = std::min<std::uint64_t>(e, (b + 1) * width);
+                g[b] += static_cast<double>(upto - t);
+                t = upto;
+            }
+        }
+        return g;
+    };
+    std::vector<std::string> out;
+    const std::pair<const char*, const std::vector<interval>*> phases[] = {
+        {"compute", &compute_only}, {"communication", &comm}};
+    for (const auto& [phase_name, intervals] : phases) {
+        double phase_ps = 0.0;
+        const std::vector<double> in_phase = grid(*intervals, phase_ps);
+        if (phase_ps <= 0.0) continue;
+        // Busy ps in the phase: each bucket's busy time times the phase's share of the bucket.
+        struct best {
+            std::string kind, path;
+            double util = 0.0;
+        };
+        std::vector<best> kinds;
+        const bool communication = intervals == &comm;
+        for (const auto& a : m_busy) {
+            // A host's units hold the communication ops that define the phase: busy by
+            // definition then, they would hide the network's resources.
+            if (communication && a.block->is_driver()) continue;
+            const std::vector<double> busy = a.busy->at_width(width);
+            double x = 0.0;
+            for (std::size_t b = 0; b < busy.size(); ++b) {
+                x += busy[b] * in_phase[b] / static_cast<double>(width);
+            }
+            const double util = x / phase_ps;
+            const std::string kind = a.block->type().name + " " + a.signal;
+            auto it = std::find_if(kinds.begin(), kinds.end(),
+                                   [&](const best& k) { return k.kind == kind; });
+            if (it == kinds.end()) {
+                kinds.push_back({kind, a.block->path() + " " + a.signal, util});
+            } else if (util > it->util) {
+                it->path = a.block->path() + " " + a.signal;
+                it->util = util;
+            }
+        }
+        std::stable_sort(kinds.begin(), kinds.end(),
+                         [](const best& x, const best& y) { return x.util > y.util; });
+        char head[96];
+        std::snprintf(head, sizeof head, "%s (%.1f %% of the run): ", phase_name,
+                      100.0 * phase_ps / static_cast<double>(end_ps));
+        std::string line = head;
+        std::size_t shown = 0;
+        for (const auto& k : kinds) {
+            if (shown == 4 || k.util < 0.005) break;
+            char u[32];
+            std::snprintf(u, sizeof u, "%.0f %%", 100.0 * std::min(1.0, k.util));
+            line += (shown ? ", " : "") + k.path + " " + u + " busy";
+            ++shown;
+        }
+        if (shown == 0) line += "no resource busier than 0.5 %";
+        out.push_back(line);
+    }
+    return out;
+}
+
 run_result simulation::run(const run_progress_hook* hook) {
     run_result r;
+    if (m_busy.empty()) account_busy();
     const auto wall0 = std::chrono::steady_clock::now();
     const auto max_ps = m_ctx.settings().max_time.ps;
     if (hook != nullptr && hook->fn) {
@@ -360,6 +515,7 @@ run_result simulation::run(const run_progress_hook* hook) {
             r.breakdown = workloads::critical_path(runs);
             r.has_breakdown = r.breakdown.error.empty();
             r.iterations = m_iterations;
+            r.bottlenecks = phase_bottlenecks(runs, r.end_time.value());
         }
     }
     if (m_vcd) {
@@ -476,6 +632,7 @@ run_summary simulation::make_summary(const run_result& r) const {
     s.simulated_s = r.end_time.to_seconds();
     s.wall_s = r.wall_seconds;
     s.warnings = m_warnings;
+    s.bottlenecks = r.bottlenecks;
     visit_stats(
         [&](const ip_module& b, const stat_decl& d, const std::string& name, const void* v) {
             if (!d.headline) return;

@@ -14,6 +14,7 @@
 #include "kit/ip_module.h"
 #include "kit/registry.h"
 #include "platform/platform_desc.h"
+#include "traces/busy_histogram.h"
 #include "traces/run_summary.h"
 #include "traces/stats_report.h"
 #include "workloads/iteration/critical_path.h"
@@ -40,6 +41,9 @@ struct run_result {
     bool has_breakdown = false;
     workloads::iteration_breakdown breakdown;
     int iterations = 1;  // workload.training.iterations (1 for op lists)
+    // Per phase of the iteration (compute, communication), the busiest resource of each kind
+    // and its utilisation in that phase, most loaded first (simulation::phase_bottlenecks).
+    std::vector<std::string> bottlenecks;
 };
 
 // Called during a run, between slices of sc_start, at most every `period_s` of wall time:
@@ -109,6 +113,18 @@ private:
     int m_iterations = 1;
     sc_core::sc_trace_file* m_vcd = nullptr;
     std::string m_vcd_base;
+    // Busy time of every busy flag (declared signals fed by busy()) over simulated time, for
+    // the per-phase bottlenecks; empty above k_max_accounted flags.
+    struct busy_account {
+        const ip_module* block;
+        std::string signal;
+        std::unique_ptr<busy_histogram> busy;
+    };
+    static constexpr std::size_t k_max_accounted = 2048;
+    std::vector<busy_account> m_busy;
+    void account_busy();
+    std::vector<std::string> phase_bottlenecks(const std::vector<workloads::host_run>& runs,
+                                               std::uint64_t end_ps) const;
     std::vector<std::string> m_warnings;
 };
 

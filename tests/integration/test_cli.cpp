@@ -137,6 +137,32 @@ TEST(cli, summary_folds_identical_nodes_after_the_breakdown) {
     EXPECT_EQ(r.out.find("node[1].host"), std::string::npos) << r.out;
 }
 
+// Bottlenecks per phase: HDC's ring on 10 GbE spends most of the iteration communicating, and
+// then the NICs' MACs and their links are saturated (a run-long utilisation shows ~30 %).
+TEST(cli, summary_names_the_bottleneck_of_each_phase) {
+    auto dir = test::temp_dir("bottleneck");
+    auto r = trainvp(
+        "run configs/examples/training_ring.yaml --set workload.training.model=hdc "
+        "--out " +
+        dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nbottleneck: compute (11.2 % of the run): node[0].host cpu_busy 79 % "
+                         "busy, "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\nbottleneck: communication (88.8 % of the run): node[2].nic tx_busy "
+                         "97 % busy, node[2].link busy_ab 97 % busy, "),
+              std::string::npos)
+        << r.out;
+    auto j = trainvp(
+        "run configs/examples/training_ring.yaml --set workload.training.model=hdc "
+        "--force --json --out " +
+        dir.string());
+    const auto s = nlohmann::json::parse(j.out);
+    ASSERT_EQ(s["bottlenecks"].size(), 2u);
+    EXPECT_EQ(s["bottlenecks"][1].get<std::string>().rfind("communication (88.8 %", 0), 0u);
+}
+
 // --quiet prints the headline only; --json the summary as JSON (nothing else on stdout).
 TEST(cli, quiet_prints_the_headline_and_json_the_summary) {
     auto dir = test::temp_dir("summary_quiet");
