@@ -323,7 +323,11 @@ void simulation::account_busy() {
 
 std::vector<std::string> simulation::phase_bottlenecks(const std::vector<workloads::host_run>& runs,
                                                        std::uint64_t end_ps) const {
-    if (m_busy.empty() || end_ps == 0) return {};
+    if (end_ps == 0) return {};
+    if (m_busy.empty()) {
+        return {"not computed: more than " + std::to_string(k_max_accounted) +
+                " busy flags (a large platform; per-block busy time is in stats.json)"};
+    }
     // One grid for all: the widest histogram's, wide enough for the run.
     std::uint64_t width = busy_histogram::k_first_width_ps;
     while (width * busy_histogram::k_buckets < end_ps) width *= 2;
