@@ -40,6 +40,7 @@ std::vector<command_help> make_commands() {
              "  --seed N          the same as --set simulation.seed=N\n"
              "  --quiet           print only the headline (finished: iteration time 630.9 ms)\n"
              "  --json            print the summary as JSON on stdout, nothing else\n"
+             "  --report          also write report.html (see trainvp report)\n"
              "  --force           overwrite the results of an earlier run in DIR\n" +
              k_plugin_option + k_help_option +
              "\n"
@@ -48,7 +49,8 @@ std::vector<command_help> make_commands() {
              "  trainvp run configs/examples/two_nodes.yaml --vcd --out /tmp/two\n"
              "  trainvp run configs/papers/inceptionn/inc_c_alexnet.yaml --set "
              "node[*].nic.error_bound=2^-6\n",
-         {"--set", "--out", "--vcd", "--seed", "--quiet", "--json", "--force", "--plugin"}});
+         {"--set", "--out", "--vcd", "--seed", "--quiet", "--json", "--report", "--force",
+          "--plugin"}});
     c.push_back({"check",
                  "check CONFIG.yaml [--set KEY=VALUE ...] [--plugin LIB.so ...]",
                  "validate a config without simulating",

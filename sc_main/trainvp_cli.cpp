@@ -25,6 +25,7 @@
 #include "sc_main/command_help.h"
 #include "sc_main/run_diff.h"
 #include "sc_main/run_progress.h"
+#include "sc_main/run_report.h"
 #include "sc_main/sweep_plan.h"
 #include "sc_main/sweep_runner.h"
 #include "sc_main/sweep_spec.h"
@@ -235,7 +236,7 @@ int trainvp_cli::main(const std::vector<std::string>& args) {
         static const std::map<std::string, handler> k_handlers = {
             {"run", &trainvp_cli::cmd_run},           {"check", &trainvp_cli::cmd_check},
             {"describe", &trainvp_cli::cmd_describe}, {"sweep", &trainvp_cli::cmd_sweep},
-            {"diff", &trainvp_cli::cmd_diff},
+            {"diff", &trainvp_cli::cmd_diff},         {"report", &trainvp_cli::cmd_report},
         };
         auto it = k_handlers.find(cmd);
         if (it != k_handlers.end()) return (this->*(it->second))(rest);
@@ -262,6 +263,27 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args) { return run_or_c
 
 int trainvp_cli::cmd_check(const std::vector<std::string>& args) {
     return run_or_check(args, true);
+}
+
+int trainvp_cli::cmd_report(const std::vector<std::string>& args) {
+    const source_loc cmdline{"command line", 0, 0};
+    std::string dir;
+    for (const auto& a : args) {
+        if (!a.empty() && a[0] == '-') throw input_error(cmdline, a, "unknown option");
+        if (!dir.empty()) throw input_error(cmdline, a, "only one run folder may be given");
+        dir = a;
+    }
+    if (dir.empty()) throw input_error(cmdline, "report", "needs a run's output folder");
+    const std::string file = write_report(dir);
+    m_out << "report: " << file << "\n";
+    return k_ok;
+}
+
+std::string trainvp_cli::write_report(const std::string& dir) {
+    const run_report report(dir);
+    const std::string file = (fs::path(dir) / "report.html").string();
+    write_file_atomically(file, report.html());
+    return file;
 }
 
 int trainvp_cli::cmd_diff(const std::vector<std::string>& args) {
@@ -304,7 +326,7 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
     const source_loc cmdline{"command line", 0, 0};
     std::string config, out_dir;
     std::vector<std::string> sets, plugin_paths;
-    bool vcd = false, quiet = false, force = false, json = false;
+    bool vcd = false, quiet = false, force = false, json = false, report = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](const std::string& opt) -> std::string {
@@ -325,6 +347,8 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
             quiet = true;
         } else if (a == "--json" && !check_only) {
             json = true;
+        } else if (a == "--report" && !check_only) {
+            report = true;
         } else if (a == "--force" && !check_only) {
             force = true;
         } else if (a == "--seed") {
@@ -332,7 +356,8 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
         } else if (!a.empty() && a[0] == '-') {
             std::vector<std::string> opts{"--set", "--seed", "--plugin"};
             if (!check_only)
-                opts.insert(opts.end(), {"--out", "--vcd", "--quiet", "--json", "--force"});
+                opts.insert(opts.end(),
+                            {"--out", "--vcd", "--quiet", "--json", "--report", "--force"});
             throw input_error(cmdline, a, "unknown option" + did_you_mean(a, opts));
         } else if (config.empty()) {
             config = a;
@@ -384,6 +409,7 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
     run_result r = sim.run(!quiet && !json && run_progress::wanted() ? &hook : nullptr);
     progress.finish();
     sim.write_outputs(out_dir, r);
+    if (report) write_report(out_dir);
     const run_summary summary = sim.make_summary(r);
     if (json) {
         m_out << summary.json();

@@ -27,6 +27,9 @@ private:
     int cmd_check(const std::vector<std::string>& args);
     int run_or_check(const std::vector<std::string>& args, bool check_only);
     int cmd_diff(const std::vector<std::string>& args);
+    int cmd_report(const std::vector<std::string>& args);
+    // DIR/report.html from DIR's outputs; returns its path.
+    std::string write_report(const std::string& dir);
     int cmd_describe(const std::vector<std::string>& args);
     int cmd_sweep(const std::vector<std::string>& args);
     int merge(const std::string& dir);

@@ -6,7 +6,7 @@ _trainvp() {
     local cur prev cmd
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local commands="run check sweep describe diff help"
+    local commands="run check sweep describe diff report help"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
@@ -20,7 +20,8 @@ _trainvp() {
     esac
     local opts=""
     case "$cmd" in
-        run) opts="--set --out --vcd --seed --quiet --json --force --plugin --help" ;;
+        run) opts="--set --out --vcd --seed --quiet --json --report --force --plugin --help" ;;
+        report) opts="--help" ;;
         check) opts="--set --seed --plugin --help" ;;
         sweep) opts="--jobs --out --force --emit-jobs --merge --help" ;;
         describe) opts="--markdown --names --plugin --help" ;;
@@ -37,7 +38,7 @@ _trainvp() {
             names="$("${COMP_WORDS[0]}" describe --names 2>/dev/null)"
             COMPREPLY=($(compgen -W "$names" -- "$cur"))
             ;;
-        diff) COMPREPLY=($(compgen -d -- "$cur")) ;;
+        diff|report) COMPREPLY=($(compgen -d -- "$cur")) ;;
         *) COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -d -- "$cur")) ;;
     esac
 }

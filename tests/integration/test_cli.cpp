@@ -242,7 +242,7 @@ TEST(cli, ip_reference_is_generated_from_the_declarations) {
 TEST(cli, every_command_has_help) {
     auto h = trainvp("help");
     EXPECT_EQ(h.exit_code, 0);
-    for (const char* c : {"run", "check", "sweep", "describe", "diff", "help"}) {
+    for (const char* c : {"run", "check", "sweep", "describe", "diff", "report", "help"}) {
         EXPECT_NE(h.out.find(std::string("\n  ") + c + " "), std::string::npos) << c << h.out;
         for (const std::string& cmd :
              {std::string("help ") + c, std::string(c) + " --help", std::string(c) + " -h"}) {

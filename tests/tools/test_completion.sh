@@ -18,6 +18,7 @@ expect() {  # expect "WANTED" WORD...: completes the last word
     fi
 }
 expect "describe diff" "$bin" d
+expect "report" "$bin" rep
 expect "--json" "$bin" run x.yaml --js
 expect "--threshold" "$bin" diff a b --th
 expect "nic.basic nic.inceptionn" "$bin" describe nic.

@@ -28,7 +28,7 @@ EXPECTED = {
     "sweep --merge /shared/rs": (1, "the emitted points were not run (`parallel` is the "
                                     "reader's): --merge reports them missing and exits 1"),
 }
-PLACEHOLDER = re.compile(r"( \[|\b(CONFIG|SWEEP|DIR|TYPE|FILE|COMMAND|OUT_A|OUT_B)\b|K=V|LIB\.so)")
+PLACEHOLDER = re.compile(r"( \[|\b(CONFIG|SWEEP|DIR|TYPE|FILE|COMMAND|OUT_A|OUT_B|OUT_DIR)\b|K=V|LIB\.so)")
 START = re.compile(r"^(\$ )?(build/sc_main/trainvp|trainvp|\$TRAINVP_PREFIX/bin/trainvp) ")
 
 
