@@ -122,6 +122,22 @@ std::vector<command_help> make_commands() {
                  "  trainvp run configs/papers/inceptionn/inc_c_alexnet.yaml --out out/inc_c\n"
                  "  trainvp diff out/inc out/inc_c\n",
                  {"--threshold", "--all"}});
+    c.push_back({"report",
+                 "report OUT_DIR",
+                 "write a run's self-contained report.html",
+                 "Writes OUT_DIR/report.html from a run's outputs: one self-contained page (no\n"
+                 "network: styles and script inline, charts as inline SVG) with the run's status\n"
+                 "and config, the iteration breakdown as a stacked bar, every host's ops as a\n"
+                 "Gantt chart, per-block utilisation as a sortable table with bars, the\n"
+                 "cluster's node x utilisation heatmap, the audit and every statistic.\n"
+                 "`trainvp run --report` writes it with the other outputs.\n"
+                 "\n"
+                 "options:\n"
+                 "  -h, --help        this help\n"
+                 "\n"
+                 "example:\n"
+                 "  trainvp report out/inc_alexnet\n",
+                 {}});
     c.push_back({"help",
                  "help [COMMAND]",
                  "this overview, or one command's help",
