@@ -6,6 +6,7 @@
 #   P/lib/cmake/trainvp/              the package: find_package(trainvp) -> trainvp::platform,
 #                                     trainvp::ip, trainvp::codecs, ... (docs/adding-ip.md)
 #   P/share/trainvp/zoo/              the model zoo (workloads/models/zoo)
+#   P/share/bash-completion/completions/trainvp   bash completion (scripts/trainvp-completion.bash)
 include(CMakePackageConfigHelpers)
 
 get_property(trainvp_libraries GLOBAL PROPERTY TRAINVP_LIBRARIES)
@@ -21,6 +22,9 @@ endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/generated/kit/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/trainvp/kit)
 install(DIRECTORY workloads/models/zoo/ DESTINATION ${CMAKE_INSTALL_DATADIR}/trainvp/zoo)
+# bash-completion loads completions/<command> on first use of the command.
+install(FILES scripts/trainvp-completion.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME trainvp)
 
 set(trainvp_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/trainvp)
 install(EXPORT trainvpTargets NAMESPACE trainvp:: DESTINATION ${trainvp_cmake_dir})

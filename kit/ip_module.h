@@ -28,6 +28,9 @@ public:
     // ends when every driver has finished.
     virtual bool is_driver() const { return false; }
     virtual bool finished() const { return true; }
+    // Whether a driver was given anything to do (ops, messages) once the workload is handed
+    // out.  When no driver has work, the command line says so instead of simulating nothing.
+    virtual bool has_work() const { return true; }
     // The work this block holds, for the stall report ("3 of 10 messages outstanding");
     // empty when it holds none.
     virtual std::string pending_work() const { return {}; }
@@ -37,6 +40,14 @@ public:
     // The block's invariants, checked once a run has finished (every driver done, nothing in
     // flight): frames and bytes conserved, queues drained, work complete.  See audit_log.h.
     virtual void audit(audit_log& log) const { (void)log; }
+    // The data rate, bytes per second each way, the block moves through `socket` at most (a
+    // NIC's line rate on its PCIe socket; a PCIe link's data rate after TLP overheads), or 0
+    // when it does not say.  A binding whose initiator states more than its target gets a
+    // warning in the run summary (a 100 GbE NIC on a PCIe 2.0 x8 slot).
+    virtual double socket_rate(const std::string& socket) const {
+        (void)socket;
+        return 0.0;
+    }
 
     // A time in nanoseconds, exact to the picosecond (for statistics in ns).
     static double ns(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }

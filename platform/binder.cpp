@@ -1,7 +1,10 @@
 #include "platform/binder.h"
 
+#include <cstdio>
+
 #include "core/did_you_mean.h"
 #include "core/params.h"
+#include "core/units.h"
 
 namespace trainvp {
 
@@ -63,6 +66,40 @@ void binder::check_line_rates(const endpoint& a, const endpoint& b, const connec
                           (other.node != nullptr ? ", at " + other.where.str() : ", its default") +
                           ") across '" + c.text +
                           "': both ends of a link serialise frames at one line rate");
+}
+
+void binder::check_socket_rates(const endpoint& initiator, const endpoint& target) {
+    const double offered = initiator.block->socket_rate(initiator.port->name);
+    const double served = target.block->socket_rate(target.port->name);
+    if (offered <= 0.0 || served <= 0.0 || offered <= served) return;
+    const std::string kind = initiator.block->type().name + "." + initiator.port->name + " " +
+                             std::to_string(offered) + " -> " + target.block->type().name + "." +
+                             target.port->name + " " + std::to_string(served);
+    for (auto& w : m_rate_warnings) {
+        if (w.first == kind) {
+            ++w.second.second;
+            return;
+        }
+    }
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.0f %%", 100.0 * served / offered);
+    m_rate_warnings.push_back(
+        {kind,
+         {initiator.block->path() + " moves up to " + units::format_bandwidth(offered) +
+              " through its socket " + initiator.port->name + ", more than " +
+              target.block->path() + " (" + target.block->type().name + ") carries (" +
+              units::format_bandwidth(served) + "): at most " + pct + " of that rate gets through",
+          0}});
+}
+
+std::vector<std::string> binder::warnings() const {
+    std::vector<std::string> out;
+    for (const auto& w : m_rate_warnings) {
+        const std::size_t more = w.second.second;
+        out.push_back(w.second.first +
+                      (more > 0 ? " (and " + std::to_string(more) + " more like it)" : ""));
+    }
+    return out;
 }
 
 binder::endpoint binder::resolve(const std::string& path, const connection_desc& c) const {
@@ -163,6 +200,7 @@ void binder::bind_all(const std::vector<connection_desc>& connections) {
             }
         }
         check_line_rates(a, b, c);
+        check_socket_rates(a, b);
         a.port->bind(a.port->socket(*a.block, a.index), b.port->socket(*b.block, b.index));
         m_bound.emplace(a.path, c.loc);
         m_bound.emplace(b.path, c.loc);

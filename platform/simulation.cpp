@@ -224,6 +224,7 @@ void simulation::elaborate() {
     binder b(m_by_path, m_desc.instances);
     b.bind_all(m_desc.connections);
     b.check_unbound();
+    m_warnings = b.warnings();
     hand_out_workload();
     m_controller = std::make_unique<controller>("trainvp_controller", *this);
 }
@@ -300,8 +301,167 @@ void simulation::run_in_slices(std::uint64_t max_ps, const run_progress_hook& ho
     }
 }
 
+// Every declared signal's level counts its busy() intervals, unless there are too many to keep
+// (a 1024-node platform): the bottlenecks are then left out, with a note.
+void simulation::account_busy() {
+    std::size_t n = 0;
+    for (ip_module* b : m_blocks) {
+        for (const auto& s : b->type().signals) {
+            s.each(*b, [&](const std::string&, traced_level&) { ++n; });
+        }
+    }
+    if (n > k_max_accounted) return;
+    for (ip_module* b : m_blocks) {
+        for (const auto& s : b->type().signals) {
+            s.each(*b, [&](const std::string& name, traced_level& level) {
+                m_busy.push_back({b, name, std::make_unique<busy_histogram>()});
+                level.account_busy(m_busy.back().busy.get());
+            });
+        }
+    }
+}
+
+std::vector<std::string> simulation::phase_bottlenecks(const std::vector<workloads::host_run>& runs,
+                                                       std::uint64_t end_ps) const {
+    if (end_ps == 0) return {};
+    if (m_busy.empty()) {
+        return {"not computed: more than " + std::to_string(k_max_accounted) +
+                " busy flags (a large platform; per-block busy time is in stats.json)"};
+    }
+    // One grid for all: the widest histogram's, wide enough for the run.
+    std::uint64_t width = busy_histogram::k_first_width_ps;
+    while (width * busy_histogram::k_buckets < end_ps) width *= 2;
+    for (const auto& a : m_busy) width = std::max(width, a.busy->width_ps());
+    // The phases: communication while any host has a communication op in flight, compute
+    // while one computes and none communicates.  A resource's busy time in a phase is, per
+    // bucket of the grid, its busy time there times the phase's share of the bucket (exact
+    // when a bucket lies in one phase; the grid is 1/1024 of the run or finer).
+    using interval = std::pair<std::uint64_t, std::uint64_t>;
+    std::vector<interval> comm, compute;
+    for (const auto& h : runs) {
+        for (const auto& op : h.ops) {
+            if (op.end_ps <= op.start_ps) continue;
+            switch (op.phase) {
+                case ops::op_phase::COMM:
+                case ops::op_phase::COMPRESSION:
+                    comm.emplace_back(op.start_ps, op.end_ps);
+                    break;
+                case ops::op_phase::FORWARD:
+                case ops::op_phase::BACKWARD:
+                case ops::op_phase::COMPUTE:
+                case ops::op_phase::COPY:
+                case ops::op_phase::SUM:
+                case ops::op_phase::UPDATE:
+                    compute.emplace_back(op.start_ps, op.end_ps);
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+    auto merge = [](std::vector<interval>& v) {
+        std::sort(v.begin(), v.end());
+        std::vector<interval> out;
+        for (const auto& i : v) {
+            if (!out.empty() && i.first <= out.back().second) {
+                out.back().second = std::max(out.back().second, i.second);
+            } else {
+                out.push_back(i);
+            }
+        }
+        v = std::move(out);
+    };
+    merge(comm);
+    merge(compute);
+    // compute minus comm
+    std::vector<interval> compute_only;
+    std::size_t c = 0;
+    for (auto [s, e] : compute) {
+        while (c < comm.size() && comm[c].second <= s) ++c;
+        std::size_t k = c;
+        while (s < e) {
+            if (k >= comm.size() || comm[k].first >= e) {
+                compute_only.emplace_back(s, e);
+                break;
+            }
+            if (comm[k].first > s) compute_only.emplace_back(s, comm[k].first);
+            s = std::max(s, comm[k].second);
+            ++k;
+        }
+    }
+    auto grid = [&](const std::vector<interval>& v, double& total) {
+        std::vector<double> g(busy_histogram::k_buckets, 0.0);
+        total = 0.0;
+        for (auto [s, e] : v) {
+            total += static_cast<double>(e - s);
+            std::uint64_t t = s;
+            while (t < e) {
+                const std::size_t b = static_cast<std::size_t>(t / width);
+                if (b >= g.size()) break;
+                const std::uint64_t upto = std::min<std::uint64_t>(e, (b + 1) * width);
+                g[b] += static_cast<double>(upto - t);
+                t = upto;
+            }
+        }
+        return g;
+    };
+    std::vector<std::string> out;
+    const std::pair<const char*, const std::vector<interval>*> phases[] = {
+        {"compute", &compute_only}, {"communication", &comm}};
+    for (const auto& [phase_name, intervals] : phases) {
+        double phase_ps = 0.0;
+        const std::vector<double> in_phase = grid(*intervals, phase_ps);
+        if (phase_ps <= 0.0) continue;
+        // Busy ps in the phase: each bucket's busy time times the phase's share of the bucket.
+        struct best {
+            std::string kind, path;
+            double util = 0.0;
+        };
+        std::vector<best> kinds;
+        const bool communication = intervals == &comm;
+        for (const auto& a : m_busy) {
+            // A host's units hold the communication ops that define the phase: busy by
+            // definition then, they would hide the network's resources.
+            if (communication && a.block->is_driver()) continue;
+            const std::vector<double> busy = a.busy->at_width(width);
+            double x = 0.0;
+            for (std::size_t b = 0; b < busy.size(); ++b) {
+                x += busy[b] * in_phase[b] / static_cast<double>(width);
+            }
+            const double util = x / phase_ps;
+            const std::string kind = a.block->type().name + " " + a.signal;
+            auto it = std::find_if(kinds.begin(), kinds.end(),
+                                   [&](const best& k) { return k.kind == kind; });
+            if (it == kinds.end()) {
+                kinds.push_back({kind, a.block->path() + " " + a.signal, util});
+            } else if (util > it->util) {
+                it->path = a.block->path() + " " + a.signal;
+                it->util = util;
+            }
+        }
+        std::stable_sort(kinds.begin(), kinds.end(),
+                         [](const best& x, const best& y) { return x.util > y.util; });
+        char head[96];
+        std::snprintf(head, sizeof head, "%s (%.1f %% of the run): ", phase_name,
+                      100.0 * phase_ps / static_cast<double>(end_ps));
+        std::string line = head;
+        std::size_t shown = 0;
+        for (const auto& k : kinds) {
+            if (shown == 4 || k.util < 0.005) break;
+            char u[32];
+            std::snprintf(u, sizeof u, "%.0f %%", 100.0 * std::min(1.0, k.util));
+            line += (shown ? ", " : "") + k.path + " " + u + " busy";
+            ++shown;
+        }
+        if (shown == 0) line += "no resource busier than 0.5 %";
+        out.push_back(line);
+    }
+    return out;
+}
+
 run_result simulation::run(const run_progress_hook* hook) {
     run_result r;
+    if (m_busy.empty()) account_busy();
     const auto wall0 = std::chrono::steady_clock::now();
     const auto max_ps = m_ctx.settings().max_time.ps;
     if (hook != nullptr && hook->fn) {
@@ -359,6 +519,7 @@ run_result simulation::run(const run_progress_hook* hook) {
             r.breakdown = workloads::critical_path(runs);
             r.has_breakdown = r.breakdown.error.empty();
             r.iterations = m_iterations;
+            r.bottlenecks = phase_bottlenecks(runs, r.end_time.value());
         }
     }
     if (m_vcd) {
@@ -469,86 +630,70 @@ void simulation::write_outputs(const std::string& dir, const run_result& r) {
     }
 }
 
-std::string simulation::summary(const run_result& r) const {
-    std::ostringstream os;
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%-22s %s\n", "status", run_status_name(r.status));
-    os << buf;
-    std::snprintf(buf, sizeof buf, "%-22s %s\n", "simulated time",
-                  units::format_time(r.end_time.to_seconds()).c_str());
-    os << buf;
-    std::snprintf(buf, sizeof buf, "%-22s %.3f s (%.3g simulated s per wall s)\n", "wall time",
-                  r.wall_seconds,
-                  r.wall_seconds > 0 ? r.end_time.to_seconds() / r.wall_seconds : 0.0);
-    os << buf;
-    // Headline stats: each block when there are few of a type, else total and mean.
-    struct agg {
-        std::string unit;
-        double total = 0;
-        std::size_t n = 0;
-        std::vector<std::pair<std::string, double>> each;
-    };
-    std::vector<std::pair<std::string, agg>> rows;
-    visit_stats([&](const ip_module& b, const stat_decl& s, const std::string& name,
-                    const void* v) {
-        if (!s.headline) return;
-        double x = 0;
-        if (s.kind == stat_kind::COUNTER)
-            x = static_cast<double>(static_cast<const counter*>(v)->value());
-        if (s.kind == stat_kind::SCALAR) x = static_cast<const scalar*>(v)->value();
-        if (s.kind == stat_kind::DISTRIBUTION) x = static_cast<const distribution*>(v)->mean();
-        const std::string key = b.type().name + "." + name;
-        auto it =
-            std::find_if(rows.begin(), rows.end(), [&](const auto& p) { return p.first == key; });
-        if (it == rows.end()) {
-            rows.push_back({key, agg{s.unit, 0.0, 0, {}}});
-            it = rows.end() - 1;
-        }
-        it->second.total += x;
-        it->second.n += 1;
-        it->second.each.emplace_back(b.path() + "." + name, x);
-    });
-    for (const auto& [key, a] : rows) {
-        if (a.n <= 4) {
-            for (const auto& [path, x] : a.each) {
-                std::snprintf(buf, sizeof buf, "%-22s %.6g %s\n", path.c_str(), x, a.unit.c_str());
-                os << buf;
-            }
-        } else {
-            std::snprintf(buf, sizeof buf, "%-22s total %.6g %s, mean %.6g over %zu blocks\n",
-                          key.c_str(), a.total, a.unit.c_str(), a.total / double(a.n), a.n);
-            os << buf;
-        }
-    }
-    if (r.audited) {
-        std::snprintf(buf, sizeof buf, "%-22s %zu checks, %zu broken\n", "audit", r.audit_checks,
-                      r.audit_violations.size());
-        os << buf;
-    }
+run_summary simulation::make_summary(const run_result& r) const {
+    run_summary s;
+    s.status = run_status_name(r.status);
+    s.simulated_s = r.end_time.to_seconds();
+    s.wall_s = r.wall_seconds;
+    s.warnings = m_warnings;
+    s.bottlenecks = r.bottlenecks;
+    visit_stats(
+        [&](const ip_module& b, const stat_decl& d, const std::string& name, const void* v) {
+            if (!d.headline) return;
+            double x = 0;
+            if (d.kind == stat_kind::COUNTER)
+                x = static_cast<double>(static_cast<const counter*>(v)->value());
+            if (d.kind == stat_kind::SCALAR) x = static_cast<const scalar*>(v)->value();
+            if (d.kind == stat_kind::DISTRIBUTION) x = static_cast<const distribution*>(v)->mean();
+            s.stats.push_back({b.type().name, b.path(), name, d.unit, x});
+        });
+    s.audited = r.audited;
+    s.audit_checks = r.audit_checks;
+    s.audit_broken = r.audit_violations.size();
     if (r.has_breakdown) {
         const double per = 1e-12 / static_cast<double>(r.iterations);  // ps -> s per iteration
-        const double total = static_cast<double>(r.breakdown.total_ps) * per;
-        std::snprintf(
-            buf, sizeof buf, "%-22s %s%s\n", "iteration time", units::format_time(total).c_str(),
-            r.iterations > 1 ? (" (mean of " + std::to_string(r.iterations) + ")").c_str() : "");
-        os << buf;
+        s.has_iteration = true;
+        s.iterations = r.iterations;
+        s.iteration_s = static_cast<double>(r.breakdown.total_ps) * per;
         // The critical path's parts, in the order of the breakdown (zero parts left out).
         for (std::size_t p = 0; p < workloads::k_breakdown_parts; ++p) {
             if (r.breakdown.ps[p] == 0) continue;
-            const double x = static_cast<double>(r.breakdown.ps[p]) * per;
-            const std::string name =
-                std::string("  ") + workloads::part_name(static_cast<workloads::breakdown_part>(p));
-            std::snprintf(buf, sizeof buf, "%-22s %-12s %5.1f %%\n", name.c_str(),
-                          units::format_time(x).c_str(), total > 0 ? 100.0 * x / total : 0.0);
-            os << buf;
+            s.breakdown.push_back({workloads::part_name(static_cast<workloads::breakdown_part>(p)),
+                                   static_cast<double>(r.breakdown.ps[p]) * per});
         }
     } else if (!r.breakdown.error.empty()) {
-        os << "note: no iteration breakdown: " << r.breakdown.error << "\n";
+        s.notes.push_back("no iteration breakdown: " + r.breakdown.error);
     }
     if (r.status == run_status::MAX_TIME) {
-        os << "note: stopped at simulation.max_time before every driver finished\n";
+        s.notes.push_back("stopped at simulation.max_time before every driver finished");
     }
-    return os.str();
+    return s;
 }
+
+std::pair<std::string, std::string> simulation::nothing_to_do() const {
+    if (m_blocks.empty()) {
+        return {"components",
+                "the config builds no blocks (no `components:`; a file of `templates:` only is "
+                "for including: instantiate one with `components: NAME: {template: T, count: N}`)"};
+    }
+    std::size_t drivers = 0, idle = 0;
+    for (const ip_module* b : m_blocks) {
+        if (!b->is_driver()) continue;
+        ++drivers;
+        if (!b->has_work()) ++idle;
+    }
+    if (drivers == 0) {
+        return {"workload",
+                "no block drives the platform (no `workload:` and no traffic generator): a run "
+                "would simulate nothing"};
+    }
+    if (idle == drivers) {
+        return {"workload", "the workload gives no work: every driver (" + std::to_string(drivers) +
+                                ") has nothing to do (no ops, no messages)"};
+    }
+    return {};
+}
+
+std::string simulation::summary(const run_result& r) const { return make_summary(r).text(); }
 
 }  // namespace trainvp

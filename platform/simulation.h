@@ -14,6 +14,8 @@
 #include "kit/ip_module.h"
 #include "kit/registry.h"
 #include "platform/platform_desc.h"
+#include "traces/busy_histogram.h"
+#include "traces/run_summary.h"
 #include "traces/stats_report.h"
 #include "workloads/iteration/critical_path.h"
 
@@ -39,6 +41,9 @@ struct run_result {
     bool has_breakdown = false;
     workloads::iteration_breakdown breakdown;
     int iterations = 1;  // workload.training.iterations (1 for op lists)
+    // Per phase of the iteration (compute, communication), the busiest resource of each kind
+    // and its utilisation in that phase, most loaded first (simulation::phase_bottlenecks).
+    std::vector<std::string> bottlenecks;
 };
 
 // Called during a run, between slices of sc_start, at most every `period_s` of wall time:
@@ -70,12 +75,21 @@ public:
     // Writes stats.json, stats.csv, timeline.json and config.resolved.yaml into `dir`
     // atomically, and moves the VCD into place.
     void write_outputs(const std::string& dir, const run_result& r);
-    // A few lines for a person: status, times, headline statistics.
+    // A few lines for a person: status, times, headline statistics (make_summary().text()).
     std::string summary(const run_result& r) const;
+    // The summary as data, for text, one headline line or JSON (traces/run_summary.h).
+    run_summary make_summary(const run_result& r) const;
 
     const platform_desc& desc() const { return m_desc; }
     ip_module* block(const std::string& path) const;
     const std::vector<ip_module*>& blocks() const { return m_blocks; }
+    // Why running this platform would do nothing (no blocks; no driver; no driver with work
+    // (ip_module::has_work), e.g. a template-only file or a workload that gives no ops), or empty.
+    // The command line makes it an input error naming the file (issue 28: no silent nothing).
+    // Returns the config key to blame ("components", "workload") and why.
+    std::pair<std::string, std::string> nothing_to_do() const;
+    // Things about the platform worth a line in the summary that do not stop it (binder.h).
+    const std::vector<std::string>& warnings() const { return m_warnings; }
 
 private:
     class controller;
@@ -99,6 +113,19 @@ private:
     int m_iterations = 1;
     sc_core::sc_trace_file* m_vcd = nullptr;
     std::string m_vcd_base;
+    // Busy time of every busy flag (declared signals fed by busy()) over simulated time, for
+    // the per-phase bottlenecks; empty above k_max_accounted flags.
+    struct busy_account {
+        const ip_module* block;
+        std::string signal;
+        std::unique_ptr<busy_histogram> busy;
+    };
+    static constexpr std::size_t k_max_accounted = 2048;
+    std::vector<busy_account> m_busy;
+    void account_busy();
+    std::vector<std::string> phase_bottlenecks(const std::vector<workloads::host_run>& runs,
+                                               std::uint64_t end_ps) const;
+    std::vector<std::string> m_warnings;
 };
 
 // SystemC name of a config path segment: node[2] -> node_2.

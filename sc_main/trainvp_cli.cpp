@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -13,13 +16,17 @@
 #include <systemc>
 
 #include "core/did_you_mean.h"
+#include "core/units.h"
 #include "ip/codecs/codec_registry.h"
 #include "kit/registry.h"
 #include "kit/version.h"
 #include "platform/platform_loader.h"
 #include "platform/plugin_loader.h"
 #include "platform/simulation.h"
+#include "sc_main/command_help.h"
+#include "sc_main/run_diff.h"
 #include "sc_main/run_progress.h"
+#include "sc_main/run_report.h"
 #include "sc_main/sweep_plan.h"
 #include "sc_main/sweep_runner.h"
 #include "sc_main/sweep_spec.h"
@@ -27,6 +34,7 @@
 #include "traces/atomic_file.h"
 #include "workloads/collectives/collective_registry.h"
 #include "workloads/drivers/section_registry.h"
+#include "workloads/models/model_loader.h"
 
 namespace trainvp {
 
@@ -38,41 +46,31 @@ constexpr int k_ok = 0;
 constexpr int k_sim_error = 1;
 constexpr int k_bad_input = 2;
 
-const char* k_usage =
-    "usage: trainvp <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  run CONFIG.yaml [--set KEY=VALUE ...] [--out DIR] [--vcd] [--seed N] [--quiet] [--force]\n"
-    "                  [--plugin LIB.so ...]\n"
-    "        simulate; writes stats.json, stats.csv, timeline.json, config.resolved.yaml\n"
-    "        (and waves.vcd with --vcd) into DIR (default out/<config name>); --force\n"
-    "        overwrites the results of an earlier run there\n"
-    "  check CONFIG.yaml [--set KEY=VALUE ...] [--plugin LIB.so ...]\n"
-    "        load, build and bind the platform without simulating\n"
-    "  sweep SWEEP.yaml [--jobs N] [--out DIR] [--force] [--emit-jobs FILE]\n"
-    "        run every point of a grid of --set edits as its own process (N at once, default\n"
-    "        the core count); each point's outputs in DIR/<point>, one row per point in\n"
-    "        DIR/sweep.csv (default DIR out/<sweep name>); a rerun skips finished points,\n"
-    "        --force runs them again; --emit-jobs writes the points as shell commands (GNU\n"
-    "        parallel, a Slurm array) instead of running them\n"
-    "  sweep --merge DIR\n"
-    "        build DIR/sweep.csv from the point folders of a sweep run elsewhere\n"
-    "  describe [TYPE] [--markdown] [--plugin LIB.so ...]\n"
-    "        list IP types and workload sections, or one type's params, sockets,\n"
-    "        statistics and signals (`describe simulation` lists the simulation: settings,\n"
-    "        `describe workload.NAME` a workload section's keys, `describe collectives`\n"
-    "        and `describe codecs` the registered collective algorithms and codecs)\n"
-    "\n"
-    "  --set KEY=VALUE   SECTION.KEY=VALUE edits the config (simulation.seed=3);\n"
-    "                    BLOCK.PARAM=VALUE sets a block's param (node[*].mem.latency=90ns)\n"
-    "  --plugin LIB.so   load IP types from a plugin library (docs/adding-ip.md), as a\n"
-    "                    config's `plugins:` list does\n"
-    "  --version, --help\n"
-    "\n"
-    "exit codes: 0 ok, 1 simulation error (stall, failed invariant, output error), 2 bad input\n";
-
 std::string pad(const std::string& s, std::size_t w) {
     return s.size() >= w ? s + "  " : s + std::string(w - s.size(), ' ');
+}
+
+// The first sentence of a description, for one-line lists: up to the first ". " that does not
+// end an abbreviation ("e.g. the") or precede a number ("Fig. 8", "§ 3. 2").
+std::string first_sentence(const std::string& text) {
+    static const std::vector<std::string> k_abbreviations = {
+        "Fig", "Figs", "Eq",  "Eqs", "Sec", "Ref",    "Refs", "Tab", "No",  "vs",
+        "cf",  "e.g",  "i.e", "etc", "al",  "approx", "resp", "Alg", "Def", "ca"};
+    std::size_t from = 0;
+    while (true) {
+        const std::size_t dot = text.find(". ", from);
+        if (dot == std::string::npos) return text;
+        std::size_t w = dot;
+        while (w > 0 && text[w - 1] != ' ' && text[w - 1] != '(') --w;
+        const std::string word = text.substr(w, dot - w);
+        const char next = dot + 2 < text.size() ? text[dot + 2] : '\0';
+        const bool number = next >= '0' && next <= '9';
+        if (!number && std::find(k_abbreviations.begin(), k_abbreviations.end(), word) ==
+                           k_abbreviations.end()) {
+            return text.substr(0, dot);
+        }
+        from = dot + 2;
+    }
 }
 
 std::string md_cell(std::string s) {
@@ -148,7 +146,8 @@ std::string describe_registries(const std::string& which, bool detail) {
         for (std::size_t i = 0; i < reg.size(); ++i) {
             const auto& c = reg.at(i);
             if (!detail) {
-                os << "  " << pad(c.name, 24) << c.description.substr(0, c.description.find(": "))
+                os << "  " << pad(c.name, 24)
+                   << first_sentence(c.description.substr(0, c.description.find(": ")))
                    << origin(reg.origin(c.name)) << "\n";
                 continue;
             }
@@ -169,7 +168,8 @@ std::string describe_registries(const std::string& which, bool detail) {
         for (std::size_t i = 0; i < reg.size(); ++i) {
             const auto& c = reg.at(i);
             if (!detail) {
-                os << "  " << pad(c.name, 24) << c.description.substr(0, c.description.find(": "))
+                os << "  " << pad(c.name, 24)
+                   << first_sentence(c.description.substr(0, c.description.find(": ")))
                    << origin(reg.origin(c.name)) << "\n";
                 continue;
             }
@@ -188,7 +188,13 @@ std::string describe_registries(const std::string& which, bool detail) {
 
 }  // namespace
 
-void trainvp_cli::usage() const { m_out << k_usage; }
+void trainvp_cli::usage() const { m_out << command_help::overview(); }
+
+namespace {
+
+bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
+
+}  // namespace
 
 int trainvp_cli::main(const std::vector<std::string>& args) {
     for (const auto& e : m_registry.deferred_errors()) {
@@ -196,14 +202,30 @@ int trainvp_cli::main(const std::vector<std::string>& args) {
     }
     if (!m_registry.deferred_errors().empty()) return k_bad_input;
     if (args.empty()) {
-        m_err << k_usage;
+        m_err << command_help::overview();
         return k_bad_input;
     }
     const std::string& cmd = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    if (is_help(cmd) || (cmd == "help" && rest.empty())) {
         usage();
         return k_ok;
+    }
+    if (cmd == "help") {
+        if (const command_help* h = command_help::find(is_help(rest[0]) ? "help" : rest[0])) {
+            m_out << h->text();
+            return k_ok;
+        }
+        m_err << "command line: error: help: unknown command '" << rest[0] << "'"
+              << did_you_mean(rest[0], command_help::names()) << "\n";
+        return k_bad_input;
+    }
+    // `trainvp COMMAND --help` anywhere among its arguments.
+    if (const command_help* h = command_help::find(cmd)) {
+        if (std::any_of(rest.begin(), rest.end(), is_help)) {
+            m_out << h->text();
+            return k_ok;
+        }
     }
     if (cmd == "--version") {
         m_out << "trainvp " << TRAINVP_VERSION << " (SystemC " << sc_core::sc_version_string
@@ -211,10 +233,14 @@ int trainvp_cli::main(const std::vector<std::string>& args) {
         return k_ok;
     }
     try {
-        if (cmd == "run") return cmd_run(rest, false);
-        if (cmd == "check") return cmd_run(rest, true);
-        if (cmd == "describe") return cmd_describe(rest);
-        if (cmd == "sweep") return cmd_sweep(rest);
+        using handler = int (trainvp_cli::*)(const std::vector<std::string>&);
+        static const std::map<std::string, handler> k_handlers = {
+            {"run", &trainvp_cli::cmd_run},           {"check", &trainvp_cli::cmd_check},
+            {"describe", &trainvp_cli::cmd_describe}, {"sweep", &trainvp_cli::cmd_sweep},
+            {"diff", &trainvp_cli::cmd_diff},         {"report", &trainvp_cli::cmd_report},
+        };
+        auto it = k_handlers.find(cmd);
+        if (it != k_handlers.end()) return (this->*(it->second))(rest);
     } catch (const input_error& e) {
         m_err << e.what() << "\n";
         return k_bad_input;
@@ -229,8 +255,8 @@ int trainvp_cli::main(const std::vector<std::string>& args) {
         return k_sim_error;
     }
     m_err << "trainvp: error: unknown command '" << cmd << "'"
-          << did_you_mean(cmd, {"run", "check", "sweep", "describe"}) << "\n"
-          << k_usage;
+          << did_you_mean(cmd, command_help::names()) << "\n"
+          << command_help::overview();
     return k_bad_input;
 }
 
@@ -246,11 +272,74 @@ simulation& keep_until_exit(std::unique_ptr<simulation> sim) {
 }
 }  // namespace
 
-int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) {
+int trainvp_cli::cmd_run(const std::vector<std::string>& args) { return run_or_check(args, false); }
+
+int trainvp_cli::cmd_check(const std::vector<std::string>& args) {
+    return run_or_check(args, true);
+}
+
+int trainvp_cli::cmd_report(const std::vector<std::string>& args) {
+    const source_loc cmdline{"command line", 0, 0};
+    std::string dir;
+    for (const auto& a : args) {
+        if (!a.empty() && a[0] == '-') throw input_error(cmdline, a, "unknown option");
+        if (!dir.empty()) throw input_error(cmdline, a, "only one run folder may be given");
+        dir = a;
+    }
+    if (dir.empty()) throw input_error(cmdline, "report", "needs a run's output folder");
+    const std::string file = write_report(dir);
+    m_out << "report: " << file << "\n";
+    return k_ok;
+}
+
+std::string trainvp_cli::write_report(const std::string& dir) {
+    const run_report report(dir);
+    const std::string file = (fs::path(dir) / "report.html").string();
+    write_file_atomically(file, report.html());
+    return file;
+}
+
+int trainvp_cli::cmd_diff(const std::vector<std::string>& args) {
+    const source_loc cmdline{"command line", 0, 0};
+    std::vector<std::string> dirs;
+    double threshold = 0.01;
+    bool all = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--threshold") {
+            if (i + 1 >= args.size()) throw input_error(cmdline, a, "needs a value");
+            const std::string v = args[++i];
+            char* end = nullptr;
+            const double pct = std::strtod(v.c_str(), &end);
+            if (v.empty() || end == nullptr || *end != '\0' || !(pct >= 0.0) || pct > 1e6) {
+                throw input_error(cmdline, a,
+                                  "'" + v + "' is not a percentage (a number >= 0, e.g. 5)");
+            }
+            threshold = pct / 100.0;
+        } else if (a == "--all") {
+            all = true;
+        } else if (!a.empty() && a[0] == '-') {
+            throw input_error(cmdline, a,
+                              "unknown option" + did_you_mean(a, {"--threshold", "--all"}));
+        } else {
+            dirs.push_back(a);
+        }
+    }
+    if (dirs.size() != 2) {
+        throw input_error(cmdline, "diff",
+                          "needs two run output folders (trainvp diff OUT_A OUT_B), got " +
+                              std::to_string(dirs.size()));
+    }
+    const run_diff d(dirs[0], dirs[1], m_registry);
+    m_out << d.text(threshold, all ? 0 : 40);
+    return k_ok;
+}
+
+int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_only) {
     const source_loc cmdline{"command line", 0, 0};
     std::string config, out_dir;
     std::vector<std::string> sets, plugin_paths;
-    bool vcd = false, quiet = false, force = false;
+    bool vcd = false, quiet = false, force = false, json = false, report = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](const std::string& opt) -> std::string {
@@ -269,13 +358,19 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
             vcd = true;
         } else if (a == "--quiet" && !check_only) {
             quiet = true;
+        } else if (a == "--json" && !check_only) {
+            json = true;
+        } else if (a == "--report" && !check_only) {
+            report = true;
         } else if (a == "--force" && !check_only) {
             force = true;
         } else if (a == "--seed") {
             sets.push_back("simulation.seed=" + value(a));
         } else if (!a.empty() && a[0] == '-') {
             std::vector<std::string> opts{"--set", "--seed", "--plugin"};
-            if (!check_only) opts.insert(opts.end(), {"--out", "--vcd", "--quiet", "--force"});
+            if (!check_only)
+                opts.insert(opts.end(),
+                            {"--out", "--vcd", "--quiet", "--json", "--report", "--force"});
             throw input_error(cmdline, a, "unknown option" + did_you_mean(a, opts));
         } else if (config.empty()) {
             config = a;
@@ -296,9 +391,12 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     // Kept until the process exits, never torn down (keep_until_exit).
     simulation& sim = keep_until_exit(std::make_unique<simulation>(std::move(desc), m_registry));
     sim.elaborate();
+    const auto [idle_key, idle] = sim.nothing_to_do();
+    if (!idle.empty()) throw input_error(source_loc{config, 0, 0}, idle_key, idle);
     if (check_only) {
         m_out << config << ": ok (" << sim.blocks().size() << " blocks, "
               << sim.desc().connections.size() << " connections)\n";
+        for (const auto& w : sim.warnings()) m_out << "warning: " << w << "\n";
         return k_ok;
     }
 
@@ -322,11 +420,17 @@ int trainvp_cli::cmd_run(const std::vector<std::string>& args, bool check_only) 
     hook.fn = [&progress](const sc_core::sc_time& now, double wall_s) {
         progress.update(now.to_seconds(), wall_s);
     };
-    run_result r = sim.run(!quiet && run_progress::wanted() ? &hook : nullptr);
+    run_result r = sim.run(!quiet && !json && run_progress::wanted() ? &hook : nullptr);
     progress.finish();
     sim.write_outputs(out_dir, r);
-    if (!quiet) {
-        m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << sim.summary(r);
+    if (report) write_report(out_dir);
+    const run_summary summary = sim.make_summary(r);
+    if (json) {
+        m_out << summary.json();
+    } else if (quiet) {
+        m_out << summary.headline();
+    } else {
+        m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << summary.text();
         m_out << "outputs in " << out_dir << "/\n";
     }
     if (r.status == run_status::STALLED) {
@@ -491,65 +595,224 @@ std::string trainvp_cli::describe_text(const std::string& name) const {
     return os.str();
 }
 
+std::vector<std::string> trainvp_cli::describe_names() const {
+    std::vector<std::string> names = m_registry.names();
+    names.push_back("simulation");
+    names.push_back("collectives");
+    names.push_back("codecs");
+    names.push_back("workload");
+    for (const std::string& s : drivers::section_registry::global().names()) {
+        names.push_back("workload." + s);
+    }
+    names.push_back("zoo");
+    for (const std::string& m : models::zoo_model_names()) names.push_back("zoo." + m);
+    return names;
+}
+
 int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
     const source_loc cmdline{"command line", 0, 0};
-    bool markdown = false;
+    bool markdown = false, list_names = false;
     std::string type;
     plugin_loader plugins(m_registry);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--markdown") {
             markdown = true;
+        } else if (a == "--names") {
+            list_names = true;
         } else if (a == "--plugin") {
             if (i + 1 >= args.size()) throw input_error(cmdline, a, "needs a value");
             plugins.load(args[++i], cmdline, "--plugin");
         } else if (!a.empty() && a[0] == '-') {
-            throw input_error(cmdline, a,
-                              "unknown option" + did_you_mean(a, {"--markdown", "--plugin"}));
+            throw input_error(
+                cmdline, a,
+                "unknown option" + did_you_mean(a, {"--markdown", "--names", "--plugin"}));
+        } else if (!type.empty()) {
+            throw input_error(cmdline, a, "describe takes one TYPE (got '" + type + "' already)");
         } else {
             type = a;
         }
     }
-    if (markdown) {
-        m_out << reference_markdown();
+    if (list_names) {
+        for (const auto& n : describe_names()) m_out << n << "\n";
         return k_ok;
     }
-    if (type == "collectives" || type == "codecs") {
-        m_out << describe_registries(type, true);
+    if (markdown && type.empty()) {
+        m_out << reference_markdown();
         return k_ok;
     }
     if (type.empty()) {
         m_out << "IP types (trainvp describe TYPE for details; `simulation` for run settings):\n";
         for (const auto& [name, t] : m_registry.types()) {
-            std::string first = t.description.substr(0, t.description.find(". "));
             const std::string origin = m_registry.origin(name);
-            m_out << "  " << pad(name, 22) << first
+            m_out << "  " << pad(name, 22) << first_sentence(t.description)
                   << (origin == "built in" ? "" : " (" + origin + ")") << "\n";
         }
         m_out << describe_registries("", false);
         m_out << "\nWorkload sections (the keys of a config's `workload:`; trainvp describe "
-                 "workload.NAME for details):\n";
-        for (const auto& [name, s] : drivers::section_registry::global().sections()) {
-            m_out << "  " << pad("workload." + name, 22)
-                  << s.description.substr(0, s.description.find(". ")) << "\n";
+                 "workload.NAME for details, `describe workload` for all):\n";
+        for (const auto& [name, sec] : drivers::section_registry::global().sections()) {
+            m_out << "  " << pad("workload." + name, 22) << first_sentence(sec.description) << "\n";
+        }
+        m_out << "\nModel zoo (`model:` of workload.training; trainvp describe zoo.NAME for "
+                 "its layers):\n  "
+              << join(models::zoo_model_names(), ", ") << "\n";
+        return k_ok;
+    }
+    const std::vector<std::string> names = describe_names();
+    if (std::find(names.begin(), names.end(), type) == names.end()) {
+        // A unique prefix names its type; several are listed; none is an error.
+        std::vector<std::string> matches;
+        for (const auto& n : names) {
+            if (n.compare(0, type.size(), type) == 0) matches.push_back(n);
+        }
+        if (matches.empty()) {
+            throw input_error(cmdline, type,
+                              "unknown IP type" + did_you_mean(type, names) +
+                                  "; known types: " + join(m_registry.names(), ", ") +
+                                  " (trainvp describe lists them all)");
+        }
+        if (matches.size() > 1) {
+            m_out << matches.size() << " names start with '" << type
+                  << "' (trainvp describe NAME for one):\n";
+            for (const auto& n : matches) m_out << "  " << n << "\n";
+            return k_ok;
+        }
+        type = matches.front();
+    }
+    if (type == "collectives" || type == "codecs") {
+        m_out << describe_registries(type, true);
+        return k_ok;
+    }
+    if (type == "workload") {
+        bool first = true;
+        for (const auto& [name, sec] : drivers::section_registry::global().sections()) {
+            (void)sec;
+            m_out << (first ? "" : "\n")
+                  << (markdown ? markdown_of("workload." + name)
+                               : describe_text("workload." + name));
+            first = false;
         }
         return k_ok;
     }
-    if (type != "simulation" && m_registry.find(type) == nullptr &&
-        section_named(type) == nullptr) {
-        auto names = m_registry.names();
-        names.push_back("simulation");
-        names.push_back("collectives");
-        names.push_back("codecs");
-        for (const std::string& s : drivers::section_registry::global().names()) {
-            names.push_back("workload." + s);
-        }
-        throw input_error(source_loc{"command line", 0, 0}, type,
-                          "unknown IP type" + did_you_mean(type, names) +
-                              "; known types: " + join(m_registry.names(), ", "));
+    if (type == "zoo") {
+        m_out << describe_zoo();
+        return k_ok;
     }
-    m_out << describe_text(type);
+    if (type.compare(0, 4, "zoo.") == 0) {
+        m_out << describe_model(type.substr(4));
+        return k_ok;
+    }
+    m_out << (markdown ? markdown_of(type) : describe_text(type));
     return k_ok;
+}
+
+std::string trainvp_cli::describe_zoo() const {
+    std::ostringstream os;
+    os << "Model zoo (" << models::zoo_dir()
+       << "): `model: NAME` of workload.training; trainvp describe zoo.NAME for its layers.\n"
+       << "  " << pad("name", 16) << pad("layers", 6) << pad("params", 12) << pad("weights", 10)
+       << "source\n";
+    for (const auto& name : models::zoo_model_names()) {
+        models::model_options o;
+        o.batch = 1;
+        const models::model m = models::load_zoo_model(name, o);
+        std::ostringstream params;
+        params << m.totals().params;
+        os << "  " << pad(name, 16) << pad(std::to_string(m.layers().size()), 6)
+           << pad(params.str(), 12) << pad(units::format_size(m.totals().weight_bytes), 10)
+           << m.source() << "\n";
+    }
+    return os.str();
+}
+
+std::string trainvp_cli::describe_model(const std::string& name) const {
+    models::model_options o;
+    o.batch = 1;
+    const models::model m = models::load_zoo_model(name, o);
+    std::ostringstream os;
+    os << "zoo." << m.name() << ": " << m.source() << "\n  file: " << m.file()
+       << "\n  input: " << m.input().str() << " per sample\n";
+    os << "\nparameters (workload.training.model_parameters):\n";
+    if (m.parameters().empty()) os << "  (none)\n";
+    for (const auto& [k, v] : m.parameters()) os << "  " << pad(k, 16) << v << "\n";
+    os << "\nlayers (batch 1; FLOPs per sample, a multiply-add is 2):\n  " << pad("name", 22)
+       << pad("kind", 10) << pad("output", 16) << pad("params", 12) << pad("forward", 10)
+       << "backward\n";
+    auto flops = [](double f) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g", f);
+        return std::string(buf);
+    };
+    for (const auto& l : m.layers()) {
+        os << "  " << pad(l.name, 22) << pad(models::to_string(l.kind), 11)
+           << pad(l.output_shape.str(), 16) << pad(std::to_string(l.params), 12)
+           << pad(flops(static_cast<double>(l.forward_flops)), 10)
+           << flops(static_cast<double>(l.backward_flops())) << "\n";
+    }
+    const auto& t = m.totals();
+    os << "\ntotal: " << m.layers().size() << " layers, " << t.params << " params ("
+       << units::format_size(static_cast<double>(t.weight_bytes)) << " of fp32 weights; the "
+       << "gradient an all-reduce moves), forward " << flops(static_cast<double>(t.forward_flops))
+       << " FLOP, backward " << flops(static_cast<double>(t.backward_flops())) << " FLOP\n";
+    return os.str();
+}
+
+namespace {
+
+void md_params_table(std::ostringstream& os, const std::vector<param_decl>& ps,
+                     std::string (*default_text)(const param_decl&)) {
+    os << "| param | unit | default | range | description |\n|---|---|---|---|---|\n";
+    for (const auto& [key, decl] : flat_params(ps)) {
+        const param_decl& p = *decl;
+        os << "| `" << key << "` | " << md_cell(p.unit_text()) << " | `" << md_cell(default_text(p))
+           << "` | " << md_cell(p.range_text) << " | " << md_cell(p.description) << " |\n";
+    }
+    os << "\n";
+}
+
+}  // namespace
+
+std::string trainvp_cli::markdown_of(const std::string& name) const {
+    std::ostringstream os;
+    if (name == "simulation") {
+        os << "## simulation\n\nSettings of a run (the `simulation:` section of a config).\n\n";
+        md_params_table(os, sim_settings::decls(), default_of);
+        return os.str();
+    }
+    if (const drivers::section_info* s = section_named(name)) {
+        os << "## " << name << "\n\n" << s->description << "\n\n";
+        if (!s->params.empty()) md_params_table(os, s->params, section_default_of);
+        return os.str();
+    }
+    const type_info& t = *m_registry.find(name);
+    os << "## " << name << "\n\n" << t.description << "\n\n";
+    if (!t.params.empty()) md_params_table(os, t.params, default_of);
+    if (!t.ports.empty()) {
+        os << "| socket | role | protocol | description |\n|---|---|---|---|\n";
+        for (const auto& p : t.ports) {
+            os << "| `" << p.name << (p.is_array ? "[i]" : "") << "` | "
+               << (p.role == port_role::INITIATOR ? "initiator" : "target") << " | " << p.protocol
+               << " | " << md_cell(p.description) << " |\n";
+        }
+        os << "\n";
+    }
+    if (!t.stats.empty()) {
+        os << "| statistic | unit | kind | description |\n|---|---|---|---|\n";
+        for (const auto& st : t.stats) {
+            os << "| `" << st.name << "` | " << st.unit << " | " << stat_kind_name(st.kind) << " | "
+               << md_cell(st.description) << " |\n";
+        }
+        os << "\n";
+    }
+    if (!t.signals.empty()) {
+        os << "| VCD signal | description |\n|---|---|\n";
+        for (const auto& sg : t.signals) {
+            os << "| `" << sg.name << "` | " << md_cell(sg.description) << " |\n";
+        }
+        os << "\n";
+    }
+    return os.str();
 }
 
 std::string trainvp_cli::reference_markdown() const {
@@ -558,51 +821,15 @@ std::string trainvp_cli::reference_markdown() const {
        << "Generated by `trainvp describe --markdown` from the blocks' and the workload "
           "sections' own declarations; do not edit by hand (regenerate with "
           "`tools/gen_docs.sh`).\n\n";
-    auto params_table = [&](const std::vector<param_decl>& ps,
-                            std::string (*default_text)(const param_decl&)) {
-        os << "| param | unit | default | range | description |\n|---|---|---|---|---|\n";
-        for (const auto& [key, decl] : flat_params(ps)) {
-            const param_decl& p = *decl;
-            os << "| `" << key << "` | " << md_cell(p.unit_text()) << " | `"
-               << md_cell(default_text(p)) << "` | " << md_cell(p.range_text) << " | "
-               << md_cell(p.description) << " |\n";
-        }
-        os << "\n";
-    };
-    os << "## simulation\n\nSettings of a run (the `simulation:` section of a config).\n\n";
-    params_table(sim_settings::decls(), default_of);
+    os << markdown_of("simulation");
     // The workload sections: the keys of a config's `workload:` (workloads/drivers/).
     for (const auto& [name, s] : drivers::section_registry::global().sections()) {
-        os << "## workload." << name << "\n\n" << s.description << "\n\n";
-        if (!s.params.empty()) params_table(s.params, section_default_of);
+        (void)s;
+        os << markdown_of("workload." + name);
     }
     for (const auto& [name, t] : m_registry.types()) {
-        os << "## " << name << "\n\n" << t.description << "\n\n";
-        if (!t.params.empty()) params_table(t.params, default_of);
-        if (!t.ports.empty()) {
-            os << "| socket | role | protocol | description |\n|---|---|---|---|\n";
-            for (const auto& p : t.ports) {
-                os << "| `" << p.name << (p.is_array ? "[i]" : "") << "` | "
-                   << (p.role == port_role::INITIATOR ? "initiator" : "target") << " | "
-                   << p.protocol << " | " << md_cell(p.description) << " |\n";
-            }
-            os << "\n";
-        }
-        if (!t.stats.empty()) {
-            os << "| statistic | unit | kind | description |\n|---|---|---|---|\n";
-            for (const auto& s : t.stats) {
-                os << "| `" << s.name << "` | " << s.unit << " | " << stat_kind_name(s.kind)
-                   << " | " << md_cell(s.description) << " |\n";
-            }
-            os << "\n";
-        }
-        if (!t.signals.empty()) {
-            os << "| VCD signal | description |\n|---|---|\n";
-            for (const auto& s : t.signals) {
-                os << "| `" << s.name << "` | " << md_cell(s.description) << " |\n";
-            }
-            os << "\n";
-        }
+        (void)t;
+        os << markdown_of(name);
     }
     return os.str();
 }

@@ -1,4 +1,5 @@
-// The `trainvp` command line: run, check, sweep, describe, --version, --help; --plugin and a
+// The `trainvp` command line: run, check, sweep, describe, diff, help (command_help.h),
+// --version; --plugin and a
 // config's `plugins:` load IP plugins into the registry first (platform/plugin_loader.h).  The only
 // place where errors become exit codes: 0 ok, 1 simulation error, 2 bad input.
 #pragma once
@@ -22,11 +23,24 @@ public:
     std::string reference_markdown() const;
 
 private:
-    int cmd_run(const std::vector<std::string>& args, bool check_only);
+    int cmd_run(const std::vector<std::string>& args);
+    int cmd_check(const std::vector<std::string>& args);
+    int run_or_check(const std::vector<std::string>& args, bool check_only);
+    int cmd_diff(const std::vector<std::string>& args);
+    int cmd_report(const std::vector<std::string>& args);
+    // DIR/report.html from DIR's outputs; returns its path.
+    std::string write_report(const std::string& dir);
     int cmd_describe(const std::vector<std::string>& args);
     int cmd_sweep(const std::vector<std::string>& args);
     int merge(const std::string& dir);
     std::string describe_text(const std::string& type) const;
+    // One type's (or `simulation`'s, a workload section's) part of the IP reference.
+    std::string markdown_of(const std::string& type) const;
+    // Every name `describe` takes: IP types, simulation, collectives, codecs, workload
+    // sections, zoo models.
+    std::vector<std::string> describe_names() const;
+    std::string describe_zoo() const;
+    std::string describe_model(const std::string& name) const;
     void usage() const;
 
     registry& m_registry;

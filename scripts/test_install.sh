@@ -42,4 +42,10 @@ print("test_install: nic.sparse plugin ran: iteration %.1f ms, %d frames sparsif
           s["dense_bytes"]["value"], s["sparse_bytes"]["value"], s["sparsity_ratio"]["value"]))
 PY
 "$prefix/bin/trainvp" describe nic.sparse --plugin build/sparse_nic.so >/dev/null
+# The bash completion is installed where bash-completion looks for it, and completes from the
+# installed command.
+completion="$prefix/share/bash-completion/completions/trainvp"
+test -f "$completion"
+bash -c 'source "$1"; COMP_WORDS=("$2" describe nic.inc); COMP_CWORD=2; _trainvp;
+         [ "${COMPREPLY[*]}" = nic.inceptionn ]' _ "$completion" "$prefix/bin/trainvp"
 echo "test_install: ok"

@@ -146,7 +146,9 @@ LEDGER = {
         ("pcie.link", "gen"): (PUBLIC, "X540-T1: PCI Express 2.1 x8 (Intel X540 datasheet); "
                                        "Titan Xp slot PCIe 3.0 x16"),
         ("pcie.link", "lanes"): (PUBLIC, "X540-T1 x8 (datasheet); Titan Xp x16 (NVIDIA)"),
-        ("nic.inceptionn", "histogram"): (INPUT, "Table III, the model's 2^-10 row"),
+        ("nic.inceptionn", "table3_model"): (INPUT, "Table III: the model's row at error_bound "
+                                                    "(the NIC holds the table)"),
+        ("nic.inceptionn", "error_bound"): (INPUT, "§VIII: 2^-10 (Table III's rows at 2^-10)"),
         ("ethernet.switch", "forwarding"): (ASSUMED, "store and forward, as a NETGEAR ProSafe "
                                                      "10 GbE switch (§VII-C) does"),
         ("ethernet.switch", "overflow"): (ASSUMED, "pause (lossless): TCP's retransmissions "

@@ -11,6 +11,8 @@
 
 #include <systemc>
 
+#include "traces/busy_histogram.h"
+
 namespace trainvp {
 
 class traced_level {
@@ -26,6 +28,9 @@ public:
     // Starts tracing into `tf` under `name`.  Call during elaboration.
     void enable(sc_core::sc_trace_file* tf, const std::string& name);
     bool enabled() const { return m_state != nullptr; }
+    // Also counts every busy() interval into `h` (the run summary's per-phase bottlenecks);
+    // null stops it.  Independent of tracing.
+    void account_busy(busy_histogram* h) { m_account = h; }
 
     // Adds `delta` to the level at simulated time `at` (not before now).
     void change_at(const sc_core::sc_time& at, std::int64_t delta) {
@@ -37,6 +42,7 @@ public:
             post(start, +1);
             post(end, -1);
         }
+        if (m_account) m_account->add(start.value(), end.value());
     }
 
 private:
@@ -45,6 +51,7 @@ private:
 
     style m_style;
     std::unique_ptr<state> m_state;
+    busy_histogram* m_account = nullptr;
 };
 
 }  // namespace trainvp

@@ -50,6 +50,10 @@ public:
     SC_HAS_PROCESS(fpga_allreduce);
     fpga_allreduce(const sc_core::sc_module_name& name, const params& p);
     static void declare(type_decl<fpga_allreduce>& d);
+    // pcie: the Ethernet line rate (what the card streams to and from host memory).
+    double socket_rate(const std::string& socket) const override {
+        return socket == "pcie" ? m_rate.bytes_per_s : 0.0;
+    }
 
     std::string pending_work() const override;
     void end_of_run() override;

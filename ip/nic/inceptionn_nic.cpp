@@ -1,10 +1,12 @@
 #include "ip/nic/inceptionn_nic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "ip/codecs/inceptionn_table3.h"
 #include "kit/registry.h"
 #include "kit/sim_time.h"
 
@@ -23,6 +25,24 @@ std::string fmt(double x) {
 }
 
 using codecs::inceptionn_codec;
+using codecs::inceptionn_table3;
+
+std::string bound_text(int exponent) { return "2^" + std::to_string(exponent); }
+
+std::string table3_bounds() {
+    std::string out;
+    const auto e = inceptionn_table3::exponents();
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        out += (i == 0 ? "" : i + 1 == e.size() ? " and " : ", ") + bound_text(e[i]);
+    }
+    return out;
+}
+
+std::vector<std::string> table3_choices() {
+    std::vector<std::string> out{"none"};
+    for (const auto& m : inceptionn_table3::models()) out.push_back(m);
+    return out;
+}
 
 }  // namespace
 
@@ -64,13 +84,19 @@ void inceptionn_nic::declare(type_decl<inceptionn_nic>& d) {
         .range("2^-31", "2^-1");
     d.choice("payload", &inceptionn_nic::m_payload,
              {{"timing", payload_mode::TIMING}, {"functional", payload_mode::FUNCTIONAL}}, "timing",
-             "timing: each compressible frame's size is drawn from `histogram` (DESIGN.md "
+             "timing: each compressible frame's size is drawn from a bit-width histogram, "
+             "Table III's row for `table3_model` at `error_bound` or `histogram` (DESIGN.md "
              "payload modes); functional: the frame's float32 payload goes through the codec "
              "(messages must carry data)");
+    d.choice_of("table3_model", &inceptionn_nic::m_table3_model, table3_choices, "none",
+                "Timing mode: the model whose gradients the NIC carries; compressed sizes follow "
+                "inceptionn.md Table III's row for this model at `error_bound` (given for 2^-10, "
+                "2^-8 and 2^-6; another bound needs a measured `histogram`). none: use "
+                "`histogram`");
     d.param("histogram", &inceptionn_nic::m_histogram, "[]",
-            "Timing mode: fractions of values compressed to 2, 10, 18 and 34 bits (a row of "
-            "inceptionn.md Table III; configs/papers/inceptionn/table3_*.yaml); must sum to 1 "
-            "(within 0.002, the table's rounding)")
+            "Timing mode without table3_model: fractions of values compressed to 2, 10, 18 and 34 "
+            "bits, measured at `error_bound`; must sum to 1 (within 0.002, Table III's rounding). "
+            "A Table III row of another error bound is an error")
         .range("0", "1");
     d.stat("compressed_frames", &inceptionn_nic::m_compressed_frames, "1",
            "TX frames with ToS 0x28, compressed");
@@ -112,27 +138,76 @@ inceptionn_nic::inceptionn_nic(const sc_core::sc_module_name& name, const params
                           "the error bound must be a power of two (2^-10, 2^-8, ...)");
     }
     m_codec.emplace(exp - 1);
-    if (m_payload == payload_mode::TIMING) {
+    choose_histogram(p);
+}
+
+void inceptionn_nic::choose_histogram(const params& p) {
+    auto loc_of = [&](const char* key) {
+        const config_node* v = p.find(key);
+        return v != nullptr ? v->loc() : p.where();
+    };
+    const int k = m_codec->error_bound_exponent();
+    const bool table3 = m_table3_model != "none";
+    if (m_payload == payload_mode::FUNCTIONAL) {
+        if (!m_histogram.empty() || table3) {
+            const char* key = table3 ? "table3_model" : "histogram";
+            throw input_error(loc_of(key), path() + "." + key,
+                              "payload: functional compresses real data; a histogram is for "
+                              "payload: timing");
+        }
+        return;
+    }
+    if (table3) {
+        if (!m_histogram.empty()) {
+            throw input_error(loc_of("histogram"), path() + ".histogram",
+                              "give either table3_model (" + m_table3_model + ", at " +
+                                  loc_of("table3_model").str() +
+                                  ": Table III's row for error_bound) or a histogram, not both");
+        }
+        const inceptionn_table3::row* row = inceptionn_table3::find(m_table3_model, k);
+        if (row == nullptr) {
+            throw input_error(loc_of("error_bound"), path() + ".error_bound",
+                              bound_text(k) + ": inceptionn.md Table III gives " + m_table3_model +
+                                  "'s bit-width histogram at " + table3_bounds() +
+                                  " only; for another bound give `histogram` (measured at " +
+                                  bound_text(k) + ") instead of table3_model");
+        }
+        m_histogram = {row->histogram.bits2, row->histogram.bits10, row->histogram.bits18,
+                       row->histogram.bits34};
+    } else {
         if (m_histogram.size() != 4) {
             throw input_error(loc_of("histogram"), path() + ".histogram",
                               "payload: timing needs a histogram of 4 fractions (2-, 10-, 18- "
-                              "and 34-bit values, inceptionn.md Table III), got " +
+                              "and 34-bit values, inceptionn.md Table III) or table3_model, "
+                              "got " +
                                   std::to_string(m_histogram.size()));
         }
-        const double sum = m_histogram[0] + m_histogram[1] + m_histogram[2] + m_histogram[3];
-        if (std::abs(sum - 1.0) > k_histogram_sum_tolerance) {
-            throw input_error(loc_of("histogram"), path() + ".histogram",
-                              "the fractions sum to " + fmt(sum) + ", not 1 (within " +
-                                  fmt(k_histogram_sum_tolerance) + ", Table III's rounding)");
+        // A Table III row measured at another bound would give that bound's sizes silently.
+        const inceptionn_codec::bit_width_histogram given{m_histogram[0], m_histogram[1],
+                                                          m_histogram[2], m_histogram[3]};
+        const auto rows = inceptionn_table3::matching(given);
+        const bool this_bound =
+            std::any_of(rows.begin(), rows.end(), [&](const auto* r) { return r->exponent == k; });
+        if (!rows.empty() && !this_bound) {
+            const config_node* eb = p.find("error_bound");
+            throw input_error(
+                loc_of("histogram"), path() + ".histogram",
+                "this is inceptionn.md Table III's " + rows[0]->model + " row for " +
+                    bound_text(rows[0]->exponent) + ", but error_bound is " + bound_text(k) +
+                    (eb != nullptr ? " (at " + eb->loc().str() + ")" : " (default)") +
+                    "; give `table3_model: " + rows[0]->model +
+                    "` to follow error_bound, or a histogram measured at " + bound_text(k));
         }
-        // Normalised like inceptionn_codec::compression_ratio does.
-        m_hist = {m_histogram[0] / sum, m_histogram[1] / sum, m_histogram[2] / sum,
-                  m_histogram[3] / sum};
-    } else if (!m_histogram.empty()) {
-        throw input_error(loc_of("histogram"), path() + ".histogram",
-                          "payload: functional compresses real data; a histogram is for "
-                          "payload: timing");
     }
+    const double sum = m_histogram[0] + m_histogram[1] + m_histogram[2] + m_histogram[3];
+    if (std::abs(sum - 1.0) > k_histogram_sum_tolerance) {
+        throw input_error(loc_of("histogram"), path() + ".histogram",
+                          "the fractions sum to " + fmt(sum) + ", not 1 (within " +
+                              fmt(k_histogram_sum_tolerance) + ", Table III's rounding)");
+    }
+    // Normalised like inceptionn_codec::compression_ratio does.
+    m_hist = {m_histogram[0] / sum, m_histogram[1] / sum, m_histogram[2] / sum,
+              m_histogram[3] / sum};
 }
 
 sc_core::sc_time inceptionn_nic::cycle_time(std::uint64_t n) const {

@@ -6,7 +6,8 @@
 // frames does not change (§VIII-C), so headers, preamble and gap are paid per frame as before.
 //
 // Payload modes (DESIGN.md): timing draws each frame's compressed size from a Table III
-// bit-width histogram, seeded per block; functional runs the frame's floats through the codec
+// bit-width histogram (Table III's row for the NIC's model and error bound, or a given one),
+// seeded per block; functional runs the frame's floats through the codec
 // (ip/codecs/inceptionn_codec.h) and carries the compressed bytes on the wire.
 #pragma once
 
@@ -62,6 +63,9 @@ private:
         sc_core::sc_time first;                           // first frame's decompression start
     };
 
+    // Timing mode's histogram: Table III's row for table3_model at error_bound, or `histogram`
+    // checked against the bound.
+    void choose_histogram(const params& p);
     std::uint64_t compressed_bytes(tx_frame& f);
     std::uint64_t cycles(std::uint64_t bytes) const { return (bytes + k_burst - 1) / k_burst; }
     // Decompression engine cycles of a frame of `raw` payload bytes (before the latency).
@@ -80,6 +84,7 @@ private:
     double m_error_bound = 0.0;
     payload_mode m_payload = payload_mode::TIMING;
     std::vector<double> m_histogram;
+    std::string m_table3_model;
 
     std::optional<codecs::inceptionn_codec> m_codec;
     codecs::inceptionn_codec::bit_width_histogram m_hist{};

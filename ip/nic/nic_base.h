@@ -38,6 +38,10 @@ public:
     // Detaches what a run stopped inside a frame's or a notification's b_transport left in the
     // reused payloads (their destructors would free it).
     ~nic_base() override;
+    // pcie: the line rate (received frames go to memory, sent ones come from it, at that rate).
+    double socket_rate(const std::string& socket) const override {
+        return socket == "pcie" ? m_rate.bytes_per_s : 0.0;
+    }
     // The params, sockets, statistics and signals every NIC has; a NIC type's declare() calls
     // it on its own declaration and adds its own.
     template <typename T>

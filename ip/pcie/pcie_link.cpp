@@ -180,6 +180,12 @@ void pcie_link::declare(type_decl<pcie_link>& d) {
     }
 }
 
+double pcie_link::socket_rate(const std::string& socket) const {
+    if (socket != "dev") return 0.0;
+    const double payload = static_cast<double>(m_max_payload.bytes);
+    return m_rate * payload / (payload + static_cast<double>(m_tlp_overhead.bytes));
+}
+
 pcie_link::pcie_link(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
     p.apply(*this);
     check_params(p);

@@ -34,6 +34,8 @@ public:
 
     // Raw data rate after line encoding, bytes per second: lanes * GT/s * efficiency / 8.
     double effective_raw_rate() const { return m_rate; }
+    // dev: the data rate of max_payload-sized request TLPs (the DLLP share aside).
+    double socket_rate(const std::string& socket) const override;
     // Time a TLP of `payload` data bytes and `overhead` framing/header bytes occupies its
     // direction (the amortised DLLP bytes included), rounded to the picosecond.
     sc_core::sc_time tlp_time(std::uint64_t payload, std::uint64_t overhead) const;

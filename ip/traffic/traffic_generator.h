@@ -23,6 +23,7 @@ public:
 
     bool is_driver() const override { return true; }
     bool finished() const override { return m_finished; }
+    bool has_work() const override { return m_messages > 0; }
     std::string pending_work() const override;
     void end_of_run() override;
 

@@ -112,8 +112,89 @@ TEST(cli, run_prints_a_summary_and_stall_exits_1) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("status                 finished"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("simulated time         1.635 ms"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("node[0].gen.completion_time 160080 ns"), std::string::npos) << r.out;
+    // Grouped by type, in human units (it read `node[0].gen.completion_time 160080 ns`).
+    EXPECT_NE(r.out.find("traffic.generator\n"
+                         "  node[0].gen.completion_time  160.1 us\n"
+                         "  node[1].gen.completion_time  1.635 ms\n"
+                         "  node[0].gen.throughput       25.59 GB/s\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("memory\n  node[0].mem.utilisation  9.8 %\n"), std::string::npos) << r.out;
     EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+// A training run: the breakdown first, identical per-node lines folded into one.
+TEST(cli, summary_folds_identical_nodes_after_the_breakdown) {
+    auto dir = test::temp_dir("summary_fold");
+    auto r = trainvp("run configs/examples/training_ring.yaml --out " + dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto it = r.out.find("iteration time         772.4 ms\n  forward");
+    const auto host = r.out.find("host.cpu\n  node[0..3].host.completion_time  772.4 ms\n");
+    EXPECT_NE(it, std::string::npos) << r.out;
+    EXPECT_NE(host, std::string::npos) << r.out;
+    EXPECT_LT(it, host) << r.out;
+    EXPECT_NE(r.out.find("  node[0..3].link.utilisation_ab  39.9 %\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("node[1].host"), std::string::npos) << r.out;
+}
+
+// Bottlenecks per phase: HDC's ring on 10 GbE spends most of the iteration communicating, and
+// then the NICs' MACs and their links are saturated (a run-long utilisation shows ~30 %).
+TEST(cli, summary_names_the_bottleneck_of_each_phase) {
+    auto dir = test::temp_dir("bottleneck");
+    auto r = trainvp(
+        "run configs/examples/training_ring.yaml --set workload.training.model=hdc "
+        "--out " +
+        dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nbottleneck: compute (11.2 % of the run): node[0].host cpu_busy 79 % "
+                         "busy, "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\nbottleneck: communication (88.8 % of the run): node[2].nic tx_busy "
+                         "97 % busy, node[2].link busy_ab 97 % busy, "),
+              std::string::npos)
+        << r.out;
+    auto j = trainvp(
+        "run configs/examples/training_ring.yaml --set workload.training.model=hdc "
+        "--force --json --out " +
+        dir.string());
+    const auto s = nlohmann::json::parse(j.out);
+    ASSERT_EQ(s["bottlenecks"].size(), 2u);
+    EXPECT_EQ(s["bottlenecks"][1].get<std::string>().rfind("communication (88.8 %", 0), 0u);
+}
+
+// --quiet prints the headline only; --json the summary as JSON (nothing else on stdout).
+TEST(cli, quiet_prints_the_headline_and_json_the_summary) {
+    auto dir = test::temp_dir("summary_quiet");
+    auto q = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " +
+                     (dir / "q").string());
+    ASSERT_EQ(q.exit_code, 0) << q.err;
+    EXPECT_EQ(q.out, "finished: simulated time 1.635 ms\n");
+    auto j =
+        trainvp("run configs/examples/traffic_to_memory.yaml --json --out " + (dir / "j").string());
+    ASSERT_EQ(j.exit_code, 0) << j.err;
+    const auto s = nlohmann::json::parse(j.out);
+    EXPECT_EQ(s["status"], "finished");
+    EXPECT_EQ(s["groups"][0]["type"], "traffic.generator");
+    EXPECT_EQ(s["groups"][0]["stats"][0]["label"], "node[0].gen.completion_time");
+    EXPECT_EQ(s["groups"][0]["stats"][0]["text"], "160.1 us");
+    EXPECT_DOUBLE_EQ(s["groups"][0]["stats"][0]["mean"].get<double>(), 160080.0);
+}
+
+// A NIC faster than its PCIe slot runs, with a warning (check and the run summary): 100 GbE on
+// the X540's PCIe 2.0 x8 (4 GB/s after 8b/10b, x 256 / 280 for TLP overhead = 29.26 Gb/s).
+TEST(cli, a_nic_faster_than_its_pcie_slot_is_a_warning) {
+    auto r = trainvp(
+        "check configs/papers/inceptionn/inc_c_alexnet.yaml --set node[*].nic.rate=100Gb/s "
+        "--set node[*].link.rate=100Gb/s");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nwarning: node[0].nic moves up to 100 Gb/s through its socket pcie, "
+                         "more than node[0].pcie (pcie.link) carries (29.26 Gb/s): at most 29 % "
+                         "of that rate gets through (and 3 more like it)\n"),
+              std::string::npos)
+        << r.out;
+    auto ok = trainvp("check configs/papers/inceptionn/inc_c_alexnet.yaml");
+    EXPECT_EQ(ok.out.find("warning"), std::string::npos) << ok.out;
 }
 
 TEST(cli, an_earlier_run_is_not_overwritten_without_force) {
@@ -154,6 +235,145 @@ TEST(cli, ip_reference_is_generated_from_the_declarations) {
     const std::string committed =
         test::read_file(fs::path(TRAINVP_SOURCE_DIR) / "docs/ip-reference.md");
     EXPECT_TRUE(r.out == committed) << "docs/ip-reference.md is out of date: run tools/gen_docs.sh";
+}
+
+// `trainvp help`, `help COMMAND` and `COMMAND --help` for every command: exit 0, the
+// command's own usage on stdout, nothing on stderr.
+TEST(cli, every_command_has_help) {
+    auto h = trainvp("help");
+    EXPECT_EQ(h.exit_code, 0);
+    for (const char* c : {"run", "check", "sweep", "describe", "diff", "report", "help"}) {
+        EXPECT_NE(h.out.find(std::string("\n  ") + c + " "), std::string::npos) << c << h.out;
+        for (const std::string& cmd :
+             {std::string("help ") + c, std::string(c) + " --help", std::string(c) + " -h"}) {
+            auto r = trainvp(cmd);
+            EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+            EXPECT_EQ(r.out.rfind(std::string("usage: trainvp ") + c, 0), 0u) << cmd << r.out;
+            EXPECT_TRUE(r.err.empty()) << cmd << r.err;
+        }
+    }
+    // --help after other arguments too (a user adding it to a command line being built).
+    auto run = trainvp("run configs/examples/traffic_to_memory.yaml --set x=1 --help");
+    EXPECT_EQ(run.exit_code, 0);
+    EXPECT_NE(run.out.find("  --json            print the summary as JSON"), std::string::npos);
+    auto bad = trainvp("help rnu");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_EQ(bad.err, "command line: error: help: unknown command 'rnu' (did you mean 'run'?)\n");
+}
+
+// describe: one type as Markdown; first sentences not cut at "Fig."; prefixes; did-you-mean;
+// the workload sections and the zoo.
+TEST(cli, describe_one_type_prefixes_workload_and_zoo) {
+    auto md = trainvp("describe nic.inceptionn --markdown");
+    EXPECT_EQ(md.exit_code, 0);
+    EXPECT_EQ(md.out.rfind("## nic.inceptionn\n", 0), 0u) << md.out.substr(0, 200);
+    EXPECT_EQ(md.out.find("## nic.basic"), std::string::npos);
+    EXPECT_EQ(md.out.find("# IP reference"), std::string::npos);
+
+    auto all = trainvp("describe");
+    EXPECT_NE(all.out.find("  nic.inceptionn        INCEPTIONN NIC (inceptionn.md §VI-A, Fig. "
+                           "8-10): nic.basic with a compression engine between the packet DMA "
+                           "and the MAC and a decompression engine between the MAC and the DMA\n"),
+              std::string::npos)
+        << all.out;
+    EXPECT_NE(all.out.find("\nModel zoo"), std::string::npos);
+
+    auto one = trainvp("describe nic.inc");  // a unique prefix
+    EXPECT_EQ(one.exit_code, 0);
+    EXPECT_EQ(one.out.rfind("nic.inceptionn: INCEPTIONN NIC", 0), 0u) << one.out;
+    auto several = trainvp("describe nic");
+    EXPECT_EQ(several.exit_code, 0);
+    EXPECT_EQ(several.out,
+              "2 names start with 'nic' (trainvp describe NAME for one):\n  nic.basic\n"
+              "  nic.inceptionn\n");
+    auto typo = trainvp("describe memroy");
+    EXPECT_EQ(typo.exit_code, 2);
+    EXPECT_EQ(typo.err.rfind("command line: error: memroy: unknown IP type (did you mean "
+                             "'memory'?)",
+                             0),
+              0u)
+        << typo.err;
+
+    auto wl = trainvp("describe workload");
+    EXPECT_EQ(wl.exit_code, 0);
+    EXPECT_NE(wl.out.find("workload.training: "), std::string::npos);
+    EXPECT_NE(wl.out.find("workload.ops: "), std::string::npos);
+
+    auto zoo = trainvp("describe zoo");
+    EXPECT_EQ(zoo.exit_code, 0);
+    EXPECT_NE(zoo.out.find("\n  hdc             10    1149010     4.596 MB  inceptionn.md"),
+              std::string::npos)
+        << zoo.out;
+    auto hdc = trainvp("describe zoo.hdc");
+    EXPECT_EQ(hdc.exit_code, 0);
+    EXPECT_NE(hdc.out.find("\n  hidden          500\n"), std::string::npos) << hdc.out;
+    EXPECT_NE(hdc.out.find("\n  fc1                   fc         500             392500      "
+                           "7.84e+05  1.568e+06\n"),
+              std::string::npos)
+        << hdc.out;
+    EXPECT_NE(hdc.out.find("total: 10 layers, 1149010 params"), std::string::npos) << hdc.out;
+}
+
+// trainvp diff: the headline and the statistics that differ, with both values and B / A.
+TEST(cli, diff_lists_the_headline_and_what_changed) {
+    auto dir = test::temp_dir("diff");
+    ASSERT_EQ(
+        trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " + (dir / "a").string())
+            .exit_code,
+        0);
+    ASSERT_EQ(trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " +
+                      (dir / "b").string() + " --set node[1].mem.latency=120ns")
+                  .exit_code,
+              0);
+    auto same = trainvp("diff " + (dir / "a").string() + " " + (dir / "a").string());
+    EXPECT_EQ(same.exit_code, 0) << same.err;
+    EXPECT_NE(same.out.find("statistics differing by more than 1 %: 0 of "), std::string::npos)
+        << same.out;
+    auto d =
+        trainvp("diff " + (dir / "a").string() + " " + (dir / "b").string() + " --threshold 0.5");
+    EXPECT_EQ(d.exit_code, 0) << d.err;
+    EXPECT_NE(d.out.find("\n  simulated time "), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("\n  traffic.generator.completion_time (mean) "), std::string::npos)
+        << d.out;
+    EXPECT_NE(d.out.find("statistics differing by more than 0.5 %: "), std::string::npos) << d.out;
+    // node[0] is untouched; node[1]'s slower memory shows in its generator's latency (its
+    // rate-limited completion time does not move), with both values and the ratio.
+    EXPECT_EQ(d.out.find("\n  node[0]."), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("statistics differing by more than 0.5 %: 1 of 28, largest difference "
+                         "first\n  node[1].gen.latency                      240 ns       280 ns "
+                         "      1.167\n"),
+              std::string::npos)
+        << d.out;
+    auto missing = trainvp("diff " + (dir / "a").string() + " " + (dir / "nothing").string());
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_EQ(missing.err, "command line: error: OUT_B: '" + (dir / "nothing").string() +
+                               "' holds no stats.json (give the output folder of a run)\n");
+    auto one = trainvp("diff " + (dir / "a").string());
+    EXPECT_EQ(one.exit_code, 2);
+    auto pct = trainvp("diff a b --threshold lots");
+    EXPECT_EQ(pct.err,
+              "command line: error: --threshold: 'lots' is not a percentage (a number >= 0, e.g. "
+              "5)\n");
+}
+
+// No silent nothing: a template-only file and a platform without work are input errors naming
+// the file, for check and run (with --vcd it used to fail inside the VCD writer).
+TEST(cli, a_config_with_nothing_to_run_is_an_input_error) {
+    auto dir = test::temp_dir("nothing");
+    for (const std::string& cmd :
+         {std::string("check configs/examples/cluster_node.yaml"),
+          "run configs/examples/cluster_node.yaml --vcd --out " + (dir / "o").string()}) {
+        auto r = trainvp(cmd);
+        EXPECT_EQ(r.exit_code, 2) << cmd;
+        EXPECT_EQ(r.err,
+                  "configs/examples/cluster_node.yaml: error: components: the config builds no "
+                  "blocks (no `components:`; a file of `templates:` only is for including: "
+                  "instantiate one with `components: NAME: {template: T, count: N}`)\n")
+            << cmd;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    EXPECT_FALSE(fs::exists(dir / "o" / "stats.json"));
+    // Blocks without work: tests/configs/bad/host_without_ops.yaml, workload_gives_no_work.yaml.
 }
 
 }  // namespace

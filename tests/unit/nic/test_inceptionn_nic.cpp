@@ -131,6 +131,19 @@ TEST_P(table3, timing_mode_ratio_matches_the_histogram) {
     EXPECT_EQ(stat(j, "n[1].mem", "bytes_written"), 2 * 1024 * 1024);
 }
 
+// The NIC holds Table III: with `table3_model` the compressed sizes follow `error_bound` (issue
+// 28: a bound that changed nothing was a silent wrong answer).  Same ratio and tolerance as
+// above, from the model's name and the bound alone.
+TEST_P(table3, table3_model_follows_the_error_bound) {
+    const table3_row r = GetParam();
+    const double sum = r.f2 + r.f10 + r.f18 + r.f34;
+    const double implied = 32.0 / ((2 * r.f2 + 10 * r.f10 + 18 * r.f18 + 34 * r.f34) / sum);
+    auto j = run(pair("2MiB", ", tos: 40",
+                      ", table3_model: " + std::string(r.name) + ", error_bound: " + r.bound));
+    EXPECT_NEAR(stat(j, "n[0].nic", "compression_ratio") / implied, 1.0, 0.01)
+        << r.name << " " << r.bound;
+}
+
 // inceptionn.md Table III.
 INSTANTIATE_TEST_SUITE_P(rows, table3,
                          ::testing::Values(table3_row{"alexnet", "2^-10", 74.9, 3.9, 21.1, 0.1},
@@ -149,6 +162,14 @@ INSTANTIATE_TEST_SUITE_P(rows, table3,
                              std::string b = i.param.bound;
                              return std::string(i.param.name) + "_" + b.substr(b.find('-') + 1);
                          });
+
+// Through --set, as a user changes the bound of a paper config: AlexNet's 2^-6 row implies
+// 32 / 2.5914 bits = 12.35 (the default bound's row, 5.59).
+TEST(inceptionn_nic, error_bound_set_on_the_command_line_is_followed) {
+    auto j = run(pair("2MiB", ", tos: 40", ", table3_model: alexnet"),
+                 {"n[*].nic.error_bound=2^-6"});
+    EXPECT_NEAR(stat(j, "n[0].nic", "compression_ratio") / (32.0 / 2.5914), 1.0, 0.01);
+}
 
 // The same seed gives the same sizes; another seed other sizes (DESIGN.md determinism).
 TEST(inceptionn_nic, timing_draw_is_deterministic_per_seed) {

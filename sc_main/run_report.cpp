@@ -1,0 +1,338 @@
+#include "sc_main/run_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "traces/run_summary.h"
+
+namespace trainvp {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string read_text(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return {};
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string esc(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+std::string num(double x, const char* fmt = "%.1f") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, x);
+    return buf;
+}
+
+double number_of(const json& s) {
+    if (s.contains("value")) return s["value"].get<double>();
+    if (s.contains("mean")) return s["mean"].get<double>();
+    return 0.0;
+}
+
+// A fixed palette (colour-blind friendly, Okabe-Ito), by index.
+const char* colour(std::size_t i) {
+    static const char* k[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
+                              "#D55E00", "#F0E442", "#000000", "#999999", "#882255"};
+    return k[i % (sizeof k / sizeof k[0])];
+}
+
+const char* k_style = R"(
+body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;font-size:.85em}td,th{padding:2px 8px;text-align:left}
+th{cursor:pointer;background:#eee}tr:nth-child(even){background:#fafafa}
+.bar{display:inline-block;height:.8em;background:#0072B2;vertical-align:middle}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+pre{background:#f6f6f6;padding:.8em;overflow:auto;max-height:30em;font-size:.8em}
+.legend span{display:inline-block;margin-right:1em}.sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}
+.ok{color:#009E73}.bad{color:#D55E00}
+)";
+
+// Click a header to sort its table by that column (numbers by data-v).
+const char* k_script = R"(
+document.querySelectorAll('table.sortable th').forEach(function(th, col) {
+  th.addEventListener('click', function() {
+    var table = th.closest('table'), body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var down = th.dataset.dir !== 'desc';
+    rows.sort(function(a, b) {
+      var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
+      var r = (x !== undefined && y !== undefined) ? parseFloat(x) - parseFloat(y)
+              : a.cells[col].textContent.localeCompare(b.cells[col].textContent);
+      return down ? -r : r;
+    });
+    th.dataset.dir = down ? 'desc' : 'asc';
+    rows.forEach(function(r) { body.appendChild(r); });
+  });
+});
+document.body.dataset.ready = 'yes';
+)";
+
+}  // namespace
+
+run_report::run_report(const std::string& dir) : m_dir(dir) {
+    const std::filesystem::path d(dir);
+    m_stats = read_text(d / "stats.json");
+    if (m_stats.empty()) {
+        throw input_error(source_loc{"command line", 0, 0}, "OUT_DIR",
+                          "'" + dir + "' holds no stats.json (give the output folder of a run)");
+    }
+    m_timeline = read_text(d / "timeline.json");
+    m_config = read_text(d / "config.resolved.yaml");
+}
+
+std::string run_report::html() const {
+    const json stats = json::parse(m_stats);
+    const json& run = stats["run"];
+    const json& blocks = stats["blocks"];
+    std::ostringstream os;
+    const std::string config = run.value("config", std::string("?"));
+    os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>trainvp: "
+       << esc(config) << "</title><style>" << k_style << "</style></head><body>\n";
+    const double sim_s = run.value("sim_time_ps", 0.0) * 1e-12;
+    const std::string status = run.value("status", std::string("?"));
+    os << "<h1>trainvp run: " << esc(config) << "</h1>\n<p>status <b>" << esc(status)
+       << "</b>, simulated time " << esc(run_summary::format_value(sim_s, "s", "")) << ", seed "
+       << run.value("seed", 0) << "; outputs in <code>" << esc(m_dir) << "</code></p>\n";
+
+    // The iteration breakdown as one stacked bar.
+    os << "<h2 id=\"breakdown\">Iteration breakdown</h2>\n";
+    if (blocks.contains("iteration")) {
+        const json& it = blocks["iteration"]["stats"];
+        const double total = number_of(it["time"]);
+        os << "<p>iteration time " << esc(run_summary::format_value(total, "ns", ""))
+           << " (the critical path's parts)</p>\n";
+        os << "<svg class=\"chart\" id=\"breakdown-bar\" width=\"900\" height=\"50\" "
+              "role=\"img\">\n";
+        double x = 0.0;
+        std::size_t i = 0;
+        std::ostringstream legend;
+        for (auto p = it.begin(); p != it.end(); ++p) {
+            if (p.key() == "time" || p.key() == "iterations") continue;
+            const double v = number_of(p.value());
+            if (v <= 0.0 || total <= 0.0) continue;
+            const double w = 900.0 * v / total;
+            os << "<rect x=\"" << num(x, "%.2f") << "\" y=\"5\" width=\"" << num(w, "%.2f")
+               << "\" height=\"40\" fill=\"" << colour(i) << "\"><title>" << esc(p.key()) << " "
+               << esc(run_summary::format_value(v, "ns", "")) << " (" << num(100.0 * v / total)
+               << " %)</title></rect>\n";
+            legend << "<span><i class=\"sw\" style=\"background:" << colour(i) << "\"></i>"
+                   << esc(p.key()) << " " << esc(run_summary::format_value(v, "ns", "")) << " ("
+                   << num(100.0 * v / total) << " %)</span>";
+            x += w;
+            ++i;
+        }
+        os << "</svg>\n<div class=\"legend\">" << legend.str() << "</div>\n";
+    } else {
+        os << "<p>No iteration breakdown (the run has no hosts running ops).</p>\n";
+    }
+
+    // Gantt chart of the hosts' ops from timeline.json.
+    os << "<h2 id=\"gantt\">Ops per host (timeline.json)</h2>\n";
+    if (!m_timeline.empty()) {
+        const json tl = json::parse(m_timeline);
+        std::map<std::pair<int, int>, std::string> track_name;
+        for (const auto& e : tl["traceEvents"]) {
+            if (e.value("ph", "") == "M" && e.value("name", "") == "thread_name") {
+                track_name[{e["pid"].get<int>(), e["tid"].get<int>()}] =
+                    e["args"]["name"].get<std::string>();
+            }
+        }
+        std::vector<std::string> rows;
+        std::map<std::string, std::size_t> row_of;
+        for (const auto& [k, name] : track_name) {
+            (void)k;
+            if (name.find(".host") == std::string::npos) continue;
+            row_of.emplace(name, 0);
+        }
+        for (auto& [name, idx] : row_of) {
+            idx = rows.size();
+            rows.push_back(name);
+        }
+        double end_us = 0.0;
+        for (const auto& e : tl["traceEvents"]) {
+            if (e.value("ph", "") != "X") continue;
+            end_us = std::max(end_us, e["ts"].get<double>() + e["dur"].get<double>());
+        }
+        const double left = 170.0, width = 720.0, row_h = 16.0;
+        std::map<std::string, std::size_t> cat_colour;
+        std::ostringstream rects;
+        std::size_t drawn = 0;
+        for (const auto& e : tl["traceEvents"]) {
+            if (e.value("ph", "") != "X" || end_us <= 0.0) continue;
+            const auto t = track_name.find({e["pid"].get<int>(), e["tid"].get<int>()});
+            if (t == track_name.end()) continue;
+            const auto r = row_of.find(t->second);
+            if (r == row_of.end()) continue;
+            if (++drawn > 20000) break;  // a long run: the first 20000 ops
+            const std::string cat = e.value("cat", "");
+            const std::size_t c = cat_colour.emplace(cat, cat_colour.size()).first->second;
+            const double x = left + width * e["ts"].get<double>() / end_us;
+            const double w = std::max(0.5, width * e["dur"].get<double>() / end_us);
+            rects << "<rect x=\"" << num(x, "%.2f") << "\" y=\""
+                  << num(4 + row_h * static_cast<double>(r->second), "%.1f") << "\" width=\""
+                  << num(w, "%.2f") << "\" height=\"" << row_h - 3 << "\" fill=\"" << colour(c)
+                  << "\"><title>" << esc(e.value("name", "")) << " (" << esc(cat)
+                  << ")</title></rect>";
+        }
+        os << "<svg class=\"chart\" id=\"gantt-chart\" width=\"900\" height=\""
+           << num(8 + row_h * static_cast<double>(rows.size()) + 16, "%.0f")
+           << "\" role=\"img\">\n";
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            os << "<text x=\"0\" y=\"" << num(15 + row_h * static_cast<double>(i), "%.1f")
+               << "\" font-size=\"11\">" << esc(rows[i]) << "</text>";
+        }
+        os << rects.str();
+        os << "<text x=\"" << left << "\" y=\""
+           << num(4 + row_h * static_cast<double>(rows.size()) + 12, "%.0f")
+           << "\" font-size=\"11\">0</text><text x=\"" << left + width - 60 << "\" y=\""
+           << num(4 + row_h * static_cast<double>(rows.size()) + 12, "%.0f")
+           << "\" font-size=\"11\">" << esc(run_summary::format_value(end_us * 1e-6, "s", ""))
+           << "</text></svg>\n<div class=\"legend\">";
+        for (const auto& [cat, c] : cat_colour) {
+            os << "<span><i class=\"sw\" style=\"background:" << colour(c) << "\"></i>"
+               << esc(cat.empty() ? "(none)" : cat) << "</span>";
+        }
+        os << "</div>\n";
+    } else {
+        os << "<p>No timeline.json.</p>\n";
+    }
+
+    // Utilisations: a sortable table with bars, and the node x statistic heatmap.
+    struct util {
+        std::string block, type, stat;
+        double v;
+    };
+    std::vector<util> utils;
+    for (auto b = blocks.begin(); b != blocks.end(); ++b) {
+        for (auto s = b.value()["stats"].begin(); s != b.value()["stats"].end(); ++s) {
+            if (s.key().find("utilisation") == std::string::npos) continue;
+            if (s.value().value("unit", "") != "1") continue;
+            utils.push_back({b.key(), b.value().value("type", ""), s.key(), number_of(s.value())});
+        }
+    }
+    os << "<h2 id=\"utilisation\">Utilisation per block (over the run; click a header to "
+          "sort)</h2>\n<table class=\"sortable\" id=\"util-table\"><thead><tr><th>block</th>"
+          "<th>type</th><th>statistic</th><th>utilisation</th></tr></thead><tbody>\n";
+    for (const auto& u : utils) {
+        os << "<tr><td>" << esc(u.block) << "</td><td>" << esc(u.type) << "</td><td>" << esc(u.stat)
+           << "</td><td data-v=\"" << num(u.v, "%.6f") << "\"><span class=\"bar\" "
+           << "style=\"width:" << num(150.0 * std::min(1.0, std::max(0.0, u.v)), "%.1f")
+           << "px\"></span> " << num(100.0 * u.v) << " %</td></tr>\n";
+    }
+    os << "</tbody></table>\n";
+
+    // Heatmap: rows node[i], columns "block.stat" under the node.
+    std::vector<std::string> nodes, cols;
+    std::map<std::pair<std::string, std::string>, double> cell;
+    for (const auto& u : utils) {
+        if (u.block.rfind("node[", 0) != 0) continue;
+        const std::size_t close = u.block.find(']');
+        if (close == std::string::npos) continue;
+        const std::string node = u.block.substr(0, close + 1);
+        const std::string col = u.block.substr(close + 2) + "." + u.stat;
+        if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+        if (std::find(cols.begin(), cols.end(), col) == cols.end()) cols.push_back(col);
+        cell[{node, col}] = u.v;
+    }
+    os << "<h2 id=\"heatmap\">Cluster heatmap (node x utilisation)</h2>\n";
+    if (!nodes.empty()) {
+        const double cw = 70.0, ch = 18.0, left = 80.0, top = 110.0;
+        const std::size_t shown_nodes = std::min<std::size_t>(nodes.size(), 256);
+        os << "<svg class=\"chart\" id=\"heatmap-chart\" width=\""
+           << num(left + cw * static_cast<double>(cols.size()) + 10, "%.0f") << "\" height=\""
+           << num(top + ch * static_cast<double>(shown_nodes) + 10, "%.0f") << "\" role=\"img\">\n";
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            os << "<text font-size=\"10\" transform=\"translate("
+               << num(left + cw * static_cast<double>(c) + 10, "%.1f") << "," << top - 4
+               << ") rotate(-40)\">" << esc(cols[c]) << "</text>";
+        }
+        for (std::size_t n = 0; n < shown_nodes; ++n) {
+            const double y = top + ch * static_cast<double>(n);
+            os << "<text x=\"0\" y=\"" << num(y + 13, "%.1f") << "\" font-size=\"11\">"
+               << esc(nodes[n]) << "</text>";
+            for (std::size_t c = 0; c < cols.size(); ++c) {
+                auto it = cell.find({nodes[n], cols[c]});
+                if (it == cell.end()) continue;
+                const double v = std::min(1.0, std::max(0.0, it->second));
+                // White (idle) to dark blue (saturated).
+                const int r = static_cast<int>(255 - 255 * v), g = static_cast<int>(255 - 141 * v),
+                          b = static_cast<int>(255 - 77 * v);
+                os << "<rect x=\"" << num(left + cw * static_cast<double>(c), "%.1f") << "\" y=\""
+                   << num(y, "%.1f") << "\" width=\"" << cw - 2 << "\" height=\"" << ch - 2
+                   << "\" fill=\"rgb(" << r << "," << g << "," << b << ")\"><title>"
+                   << esc(nodes[n] + "." + cols[c]) << " " << num(100.0 * it->second)
+                   << " %</title></rect><text x=\""
+                   << num(left + cw * static_cast<double>(c) + 4, "%.1f") << "\" y=\""
+                   << num(y + 12, "%.1f") << "\" font-size=\"10\" fill=\""
+                   << (v > 0.5 ? "#fff" : "#222") << "\">" << num(100.0 * it->second) << "</text>";
+            }
+        }
+        os << "</svg>\n";
+    } else {
+        os << "<p>No per-node utilisations.</p>\n";
+    }
+
+    // The audit and every statistic.
+    os << "<h2 id=\"audit\">Audit</h2>\n";
+    if (run.contains("audit_checks")) {
+        const auto broken = run.value("audit_violations", 0);
+        os << "<p class=\"" << (broken == 0 ? "ok" : "bad") << "\">" << run.value("audit_checks", 0)
+           << " checks, " << broken << " broken</p>\n";
+    } else {
+        os << "<p>Not audited (the run did not finish).</p>\n";
+    }
+    os << "<h2 id=\"stats\">Every statistic</h2>\n<details><summary>stats.json as a table"
+          "</summary><table class=\"sortable\" id=\"stats-table\"><thead><tr><th>block</th>"
+          "<th>statistic</th><th>value</th><th>unit</th></tr></thead><tbody>\n";
+    for (auto b = blocks.begin(); b != blocks.end(); ++b) {
+        for (auto s = b.value()["stats"].begin(); s != b.value()["stats"].end(); ++s) {
+            const double v = number_of(s.value());
+            const std::string unit = s.value().value("unit", "");
+            os << "<tr><td>" << esc(b.key()) << "</td><td>" << esc(s.key()) << "</td><td data-v=\""
+               << num(v, "%.9g") << "\">" << esc(run_summary::format_value(v, unit, s.key()))
+               << "</td><td>" << esc(unit) << "</td></tr>\n";
+        }
+    }
+    os << "</tbody></table></details>\n";
+    os << "<h2 id=\"config\">Config (config.resolved.yaml)</h2>\n<details><summary>the fully "
+          "expanded platform</summary><pre>"
+       << esc(m_config.empty() ? "(no config.resolved.yaml)" : m_config) << "</pre></details>\n";
+    os << "<script>" << k_script << "</script>\n</body></html>\n";
+    return os.str();
+}
+
+}  // namespace trainvp
