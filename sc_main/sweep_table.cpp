@@ -52,7 +52,13 @@ std::string error_text(const fs::path& file) {
 struct row {
     std::string status, sim_time, error;
     std::map<std::string, std::vector<double>> headline;  // "type.stat" -> one per block
+    std::map<std::string, double> breakdown;              // "iteration.stat" -> value
 };
+
+// A column's name with its unit, "host.cpu.completion_time.mean [ns]" (none for "1").
+std::string with_unit(const std::string& name, const std::string& unit) {
+    return unit.empty() || unit == "1" ? name : name + " [" + unit + "]";
+}
 
 }  // namespace
 
@@ -68,7 +74,9 @@ std::string csv_field(const std::string& s) {
 
 sweep_table::sweep_table(const sweep_plan& plan, const registry& reg) {
     std::vector<row> rows;
-    std::vector<std::string> keys;  // headline columns, in order of first appearance
+    std::vector<std::string> keys;            // headline columns, in order of first appearance
+    std::vector<std::string> breakdown_keys;  // the iteration breakdown's, likewise
+    std::map<std::string, std::string> unit;  // of each key
     for (const auto& p : plan.points()) {
         const fs::path dir = plan.point_dir(p);
         row r;
@@ -90,6 +98,19 @@ sweep_table::sweep_table(const sweep_plan& plan, const registry& reg) {
             r.status = stats["run"].value("status", "?");
             r.sim_time = std::to_string(stats["run"].value("sim_time_ps", std::uint64_t{0}));
             for (const auto& [block, b] : stats["blocks"].items()) {
+                if (b.value("type", "") == "breakdown") {
+                    // The iteration breakdown (critical path): one value per stat.
+                    for (const auto& [name, v] : b["stats"].items()) {
+                        const std::string key = block + "." + name;
+                        if (std::find(breakdown_keys.begin(), breakdown_keys.end(), key) ==
+                            breakdown_keys.end()) {
+                            breakdown_keys.push_back(key);
+                        }
+                        unit[key] = v.value("unit", "");
+                        r.breakdown[key] = v["value"].get<double>();
+                    }
+                    continue;
+                }
                 const type_info* t = reg.find(b.value("type", ""));
                 if (t == nullptr) continue;
                 for (const auto& [name, v] : b["stats"].items()) {
@@ -103,6 +124,7 @@ sweep_table::sweep_table(const sweep_plan& plan, const registry& reg) {
                     }
                     const auto& x = v.contains("mean") ? v["mean"] : v["value"];
                     r.headline[key].push_back(x.get<double>());
+                    unit[key] = d->unit;
                 }
             }
             if (code != 0) r.error = error_text(dir / sweep_plan::k_err_file);
@@ -128,7 +150,11 @@ sweep_table::sweep_table(const sweep_plan& plan, const registry& reg) {
     os << "point";
     for (const auto& path : plan.paths()) os << "," << csv_field(path);
     os << ",status,sim_time_ps";
-    for (const auto& k : keys) os << "," << csv_field(k + ".mean") << "," << csv_field(k + ".max");
+    for (const auto& k : breakdown_keys) os << "," << csv_field(with_unit(k, unit[k]));
+    for (const auto& k : keys) {
+        os << "," << csv_field(with_unit(k + ".mean", unit[k])) << ","
+           << csv_field(with_unit(k + ".max", unit[k]));
+    }
     os << ",error\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& p = plan.points()[i];
@@ -136,6 +162,10 @@ sweep_table::sweep_table(const sweep_plan& plan, const registry& reg) {
         os << csv_field(p.name);
         for (const auto& v : p.values) os << "," << csv_field(v);
         os << "," << r.status << "," << r.sim_time;
+        for (const auto& k : breakdown_keys) {
+            auto it = r.breakdown.find(k);
+            os << "," << (it == r.breakdown.end() ? std::string() : number(it->second));
+        }
         for (const auto& k : keys) {
             auto it = r.headline.find(k);
             if (it == r.headline.end() || it->second.empty()) {

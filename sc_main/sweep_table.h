@@ -1,8 +1,10 @@
 // sweep.csv from a sweep's point folders: one row per point with the swept values, the run's
-// status and simulated time, the headline statistics (declared with `headline` by the blocks'
-// types, aggregated over the blocks of a type as mean and max) and the error of a failed
-// point.  The same function serves a local sweep and `trainvp sweep --merge`, so both give
-// byte-identical tables for the same results.
+// status and simulated time, the iteration breakdown (`iteration.time`, `.forward`, ... when
+// the run has one), the headline statistics (declared with `headline` by the blocks' types,
+// aggregated over the blocks of a type as mean and max) and the error of a failed point.
+// Columns with a unit carry it in the header: "host.cpu.completion_time.mean [ns]".  The same
+// function serves a local sweep and `trainvp sweep --merge`, so both give byte-identical tables for
+// the same results.
 #pragma once
 
 #include <string>

@@ -12,8 +12,11 @@ python3 (it has python3-matplotlib):
 Swept params that are neither --x nor --series (nor zipped with them) must be fixed with
 --where, else the points of different settings would fall on one line.  Values such as `10Gb/s` or `80ns` are plotted
 as numbers when every value of the param has the same unit, otherwise as categories in sweep
-order.  The statistic's unit is read from a point's stats.json beside sweep.csv.
-Writes BASE.png and BASE.svg (default BASE: plot_<stat>_vs_<x> beside sweep.csv).
+order.  The statistic's unit is its column's (`name [unit]`; for tables written before the
+columns carried units, a point's stats.json beside sweep.csv), shown in a readable scale (ns as
+ms or s, B as MB or GB).  The y axis starts at zero unless --no-zero; the title is the sweep's
+description (sweep.json).  Writes BASE.png and BASE.svg (default BASE: plot_<stat>_vs_<x>
+beside sweep.csv, with every character a file name should not hold replaced by `_`).
 """
 import argparse
 import csv
@@ -24,6 +27,35 @@ import re
 import sys
 
 FIXED = ("point", "status", "sim_time_ps", "error")
+UNIT = re.compile(r"^(.*) \[([^\]]+)\]$")
+# Units shown in a larger scale when the values are large: (unit, factor to the base unit).
+SCALES = {
+    "ps": [("ps", 1e-12), ("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)],
+    "ns": [("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)],
+    "B": [("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12)],
+    "B/s": [("B/s", 1.0), ("KB/s", 1e3), ("MB/s", 1e6), ("GB/s", 1e9), ("TB/s", 1e12)],
+}
+
+
+def split_unit(column):
+    """("name", "unit") of a column written "name [unit]"; ("name", "") otherwise."""
+    m = UNIT.match(column)
+    return (m.group(1), m.group(2)) if m else (column, "")
+
+
+def readable(values, unit):
+    """(scaled values, unit) with the largest value between 1 and 1000 where the unit has
+    larger scales (ns -> ms, B -> GB)."""
+    scales = SCALES.get(unit)
+    if not scales or not values:
+        return values, unit
+    base = dict(scales)[unit]
+    top = max(abs(v) for v in values) * base
+    name, factor = scales[0]
+    for n, f in scales:
+        if top >= f:
+            name, factor = n, f
+    return [v * base / factor for v in values], name
 NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/%]*)\s*$")
 
 
@@ -75,6 +107,19 @@ def stat_unit(csv_path, rows, column):
     return ""
 
 
+def sweep_title(csv_path):
+    """The sweep's description from its sweep.json, else the folder's name."""
+    folder = os.path.dirname(os.path.abspath(csv_path))
+    try:
+        with open(os.path.join(folder, "sweep.json")) as f:
+            description = json.load(f).get("description", "")
+        if description:
+            return description
+    except (OSError, ValueError, AttributeError):
+        pass
+    return os.path.basename(folder)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", help="a sweep.csv")
@@ -85,6 +130,8 @@ def main(argv=None):
                     help="keep only the points with this value (repeatable)")
     ap.add_argument("--out", help="output base name (BASE.png and BASE.svg)")
     ap.add_argument("--logx", action="store_true", help="logarithmic x axis")
+    ap.add_argument("--no-zero", action="store_true",
+                    help="let the y axis start near the smallest value instead of at zero")
     args = ap.parse_args(argv)
 
     try:
@@ -97,11 +144,15 @@ def main(argv=None):
     if "status" not in header:
         fail("%s is not a sweep.csv (no status column)" % args.csv)
     swept = header[1:header.index("status")]
-    stats = [c for c in header[header.index("status") + 1:] if c != "error"]
-
-    if args.stat not in stats:
+    columns = [c for c in header[header.index("status") + 1:] if c != "error"]
+    # A statistic by its name, with or without the column's unit.
+    by_name = {split_unit(c)[0]: c for c in columns}
+    stats = list(by_name)
+    wanted = split_unit(args.stat)[0]
+    if wanted not in by_name:
         fail("no statistic '%s' in %s%s; columns: %s" %
-             (args.stat, args.csv, did_you_mean(args.stat, stats), ", ".join(stats)))
+             (args.stat, args.csv, did_you_mean(wanted, stats), ", ".join(stats)))
+    column = by_name[wanted]
     for name, p in (("--x", args.x), ("--series", args.series)):
         if p is not None and p not in swept:
             fail("%s: '%s' is not a swept param%s; swept: %s" %
@@ -118,7 +169,7 @@ def main(argv=None):
             fail("--where: '%s' is not a swept param%s" % (k, did_you_mean(k, swept)))
         keep[k] = v
     rows = [r for r in rows if all(r[k] == v for k, v in keep.items())]
-    done = [r for r in rows if r["status"] == "finished" and r[args.stat] != ""]
+    done = [r for r in rows if r["status"] == "finished" and r[column] != ""]
     if not done:
         fail("no finished point to plot (after --where)")
     for p in swept:
@@ -146,23 +197,28 @@ def main(argv=None):
     else:
         xpos = {v: i for i, v in enumerate(xs_text)}
         xlabel = args.x
-    unit = stat_unit(args.csv, done, args.stat)
+    unit = split_unit(column)[1] or stat_unit(args.csv, done, wanted)
+    _, shown = readable([float(r[column]) for r in done], unit)
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     series = list(dict.fromkeys(r[args.series] for r in done)) if args.series else [None]
     for s in series:
-        pts = sorted((xpos[r[args.x]], float(r[args.stat])) for r in done
+        pts = sorted((xpos[r[args.x]], float(r[column])) for r in done
                      if s is None or r[args.series] == s)
         label = None if s is None else "%s = %s" % (args.series, s)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        ys = readable([p[1] for p in pts] + [max(float(r[column]) for r in done)], unit)[0][:-1]
+        ax.plot([p[0] for p in pts], ys, marker="o", label=label)
     if not xnum:
         ax.set_xticks(range(len(xs_text)))
         ax.set_xticklabels(xs_text)
     if args.logx:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(args.stat + (" [%s]" % unit if unit and unit != "1" else ""))
-    title = os.path.basename(os.path.dirname(os.path.abspath(args.csv)))
+    ax.set_ylabel(wanted + (" [%s]" % shown if shown and shown != "1" else ""))
+    ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+    if not args.no_zero and min(float(r[column]) for r in done) >= 0:
+        ax.set_ylim(bottom=0)
+    title = sweep_title(args.csv)
     if keep:
         title += " (" + ", ".join("%s=%s" % kv for kv in keep.items()) + ")"
     ax.set_title(title, fontsize=10)
@@ -173,7 +229,8 @@ def main(argv=None):
 
     base = args.out
     if not base:
-        safe = re.sub(r"[^A-Za-z0-9._-]+", "-", "plot_%s_vs_%s" % (args.stat, args.x))
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", "plot_%s_vs_%s" % (wanted, args.x)).strip("_")
+        safe = re.sub(r"_+", "_", safe)
         base = os.path.join(os.path.dirname(os.path.abspath(args.csv)), safe)
     # Fixed metadata: the same sweep.csv gives the same files.
     fig.savefig(base + ".png", dpi=120, metadata={"Software": None})

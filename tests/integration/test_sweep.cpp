@@ -92,8 +92,12 @@ TEST(sweep, runs_every_point_and_writes_one_row_each) {
     EXPECT_EQ(h[3], "workload.training.policy");
     EXPECT_EQ(h.back(), "error");
     const std::size_t status = column(h, "status");
-    const std::size_t t = column(h, "host.cpu.completion_time.max");
+    const std::size_t t = column(h, "host.cpu.completion_time.max [ns]");
     const std::size_t sim = column(h, "sim_time_ps");
+    // The iteration breakdown, with units in the header.
+    const std::size_t it = column(h, "iteration.time [ns]");
+    column(h, "iteration.comm [ns]");
+    column(h, "iteration.iterations");
     const std::vector<std::string> names{"p000_2_2_after-backward", "p001_2_2_overlap-layers",
                                          "p002_4_4_after-backward", "p003_4_4_overlap-layers"};
     for (std::size_t i = 1; i < rows.size(); ++i) {
@@ -105,6 +109,8 @@ TEST(sweep, runs_every_point_and_writes_one_row_each) {
         // (ns vs ps; %.10g keeps 10 digits, so compare to 1e-9 relative).
         const double ns = std::stod(rows[i][t]), ps = std::stod(rows[i][sim]);
         EXPECT_NEAR(ns * 1e3, ps, ps * 1e-9) << rows[i][0];
+        // One iteration from t = 0: the critical path spans the run.
+        EXPECT_NEAR(std::stod(rows[i][it]) * 1e3, ps, ps * 1e-9) << rows[i][0];
     }
     EXPECT_EQ(rows[1][1], "2");
     EXPECT_EQ(rows[3][1], "4");

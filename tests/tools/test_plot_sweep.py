@@ -56,4 +56,31 @@ with tempfile.TemporaryDirectory() as d:
     check("did you mean 'host.cpu.completion_time.max'?" in r.stderr, r.stderr)
     r = run("--stat", "sim_time_ps", "--x", "components.node.count")
     check(r.returncode == 2 and "'node[*].link.rate' varies" in r.stderr, r.stderr)
+    # Columns with units in the header (sweep.csv since issue 28): a stat named with or
+    # without its unit, shown in a readable scale; the title from sweep.json.
+    check(plot_sweep.split_unit("iteration.time [ns]") == ("iteration.time", "ns"), "split")
+    check(plot_sweep.split_unit("iteration.iterations") == ("iteration.iterations", ""), "none")
+    v, u = plot_sweep.readable([630872000.0, 701000000.0], "ns")
+    check(u == "ms" and abs(v[0] - 630.872) < 1e-9 and abs(v[1] - 701.0) < 1e-9, "ns as ms")
+    v, u = plot_sweep.readable([1.2e9], "ns")
+    check(u == "s" and abs(v[0] - 1.2) < 1e-12, "ns as s")
+    v, u = plot_sweep.readable([2.5e9], "B/s")
+    check(u == "GB/s" and abs(v[0] - 2.5) < 1e-12, "B/s as GB/s")
+    check(plot_sweep.readable([3.0], "1") == ([3.0], "1"), "no scale")
+    sweep = os.path.join(d, "s")
+    os.makedirs(sweep)
+    with open(os.path.join(sweep, "sweep.csv"), "w") as f:
+        f.write("point,components.node.count,status,sim_time_ps,iteration.time [ns],error\n"
+                "p0_2,2,finished,630872000000,630872000,\n"
+                "p1_4,4,finished,701000000000,701000000,\n")
+    with open(os.path.join(sweep, "sweep.json"), "w") as f:
+        f.write('{"description": "ring scaling at 10 GbE"}')
+    check(plot_sweep.sweep_title(os.path.join(sweep, "sweep.csv")) == "ring scaling at 10 GbE",
+          "title from sweep.json")
+    r = subprocess.run([sys.executable, TOOL, os.path.join(sweep, "sweep.csv"), "--stat",
+                        "iteration.time", "--x", "components.node.count"],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "plot a column with a unit: " + r.stderr)
+    check(os.path.exists(os.path.join(sweep, "plot_iteration.time_vs_components.node.count.png")),
+          "clean file name: " + r.stdout)
 print("ok")
