@@ -28,7 +28,7 @@ const char* fabric_name(fabric f);
 // others; the registry checks `needs` before calling it.
 struct collective_args {
     int ranks = 0;               // ranks that contribute (the workers, for an aggregator)
-    std::uint64_t elements = 0;  // vector length, in elements
+    std::uint64_t elements = 0;  // vector length, in elements (all-to-all: its buffer is 2x)
     int rows = 0, cols = 0;      // grid collectives: rank = row * cols + col (rows * cols = ranks)
     int levels = 2;              // hierarchical_ring: levels of equal size ranks^(1/levels)
     // hierarchical_ring: when not empty, the levels' sizes instead (first varies fastest;
