@@ -132,6 +132,35 @@ TEST(communicator_groups, in_sequence_of_the_same_ranks_renumbers_tags) {
     }
 }
 
+// A reduce-scatter then an all-gather (sharded data parallelism's two halves) is an
+// all-reduce: exact on data, and in the alpha-beta-gamma model the ring pair costs what the
+// ring all-reduce costs, 2(N - 1)alpha + 2(N - 1)c beta + (N - 1)c gamma (c = 4n / N bytes).
+TEST(communicator_groups, reduce_scatter_then_all_gather_is_an_all_reduce) {
+    abg_params p;
+    p.alpha = 5e-6;
+    p.beta = 1.0 / 1.25e9;
+    p.gamma = 1.0 / 40e9;
+    for (int N : {2, 3, 4, 7, 8, 16}) {
+        const uint64_t n = 1000;
+        const schedule ring = in_sequence({ring_reduce_scatter(N, n), ring_allgather(N, n)});
+        validate(ring);
+        run_and_check_result(ring, collective_result::ALL_REDUCE);
+        EXPECT_EQ(round_count(ring), static_cast<uint32_t>(2 * (N - 1)));
+        if ((N & (N - 1)) == 0) {
+            run_and_check_result(in_sequence({recursive_halving_reduce_scatter(N, n),
+                                              recursive_doubling_allgather(N, n)}),
+                                 collective_result::ALL_REDUCE);
+        }
+        const uint64_t m = 1680 * 16;  // a multiple of every N above
+        const double c = 4.0 * static_cast<double>(m / static_cast<uint64_t>(N));
+        const double t = 2 * (N - 1) * (p.alpha + p.beta * c) + (N - 1) * p.gamma * c;
+        // 1e-12 relative: summation order only.
+        EXPECT_NEAR(alpha_beta_gamma_time(
+                        in_sequence({ring_reduce_scatter(N, m), ring_allgather(N, m)}), p),
+                    t, 1e-12 * t);
+    }
+}
+
 TEST(communicator_groups, refuses_bad_groups_and_overlapping_parts) {
     const schedule s = ring_allreduce(4, 10);
     EXPECT_THROW(on_group(s, {0, 2, 4}, 8), std::invalid_argument);     // 3 members, 4 ranks
