@@ -6,10 +6,14 @@
 // initialisers, use TRAINVP_REGISTER_COLLECTIVE instead.
 #include "workloads/collectives/builtin_collectives.h"
 
+#include "workloads/collectives/all_to_all.h"
+#include "workloads/collectives/binomial_rooted.h"
 #include "workloads/collectives/concentrated_multi_tree.h"
 #include "workloads/collectives/direct_gather.h"
 #include "workloads/collectives/halving_doubling.h"
+#include "workloads/collectives/recursive_gather.h"
 #include "workloads/collectives/ring.h"
+#include "workloads/collectives/ring_gather.h"
 #include "workloads/collectives/tree.h"
 #include "workloads/collectives/worker_aggregator.h"
 
@@ -28,6 +32,15 @@ void register_builtin_collectives(collective_registry& r) {
     r.add(concentrated_multi_tree_collective());
     r.add(direct_allgather_collective());
     r.add(direct_reduce_scatter_collective());
+    r.add(ring_allgather_collective());
+    r.add(ring_reduce_scatter_collective());
+    r.add(recursive_doubling_allgather_collective());
+    r.add(recursive_halving_reduce_scatter_collective());
+    r.add(binomial_broadcast_collective());
+    r.add(chain_broadcast_collective());
+    r.add(binomial_reduce_collective());
+    r.add(direct_all_to_all_collective());
+    r.add(pairwise_all_to_all_collective());
 }
 
 }  // namespace trainvp::collectives

@@ -28,7 +28,7 @@ const char* fabric_name(fabric f);
 // others; the registry checks `needs` before calling it.
 struct collective_args {
     int ranks = 0;               // ranks that contribute (the workers, for an aggregator)
-    std::uint64_t elements = 0;  // vector length, in elements
+    std::uint64_t elements = 0;  // vector length, in elements (all-to-all: its buffer is 2x)
     int rows = 0, cols = 0;      // grid collectives: rank = row * cols + col (rows * cols = ranks)
     int levels = 2;              // hierarchical_ring: levels of equal size ranks^(1/levels)
     // hierarchical_ring: when not empty, the levels' sizes instead (first varies fastest;
@@ -36,7 +36,9 @@ struct collective_args {
     std::vector<int> group_sizes;
     int trees = 0;                         // multi-trees: 0 gives one tree per rank (or group)
     int degree = 2;                        // multi-trees: children per tree node
-    std::uint32_t segments = 1;            // ring: pieces per block (smartnic.md's pipelined ring)
+    std::uint32_t segments = 1;            // ring: pieces per block (smartnic.md's pipelined ring);
+                                           // chain_broadcast: pieces of the vector
+    int root = 0;                          // rooted collectives (broadcast, reduce): the root rank
     worker_aggregator_options aggregator;  // worker_aggregator: fan-in and how the sum returns
 };
 
@@ -56,13 +58,26 @@ struct collective_needs {
 // One line for `describe`: "any N >= 2", "an aggregator rank, any N >= 1", ...
 std::string describe_needs(const collective_needs& n);
 
-// What a collective leaves on its ranks.  The all-reduces are what a gradient exchange runs;
-// the other two move activations (paleo.md §4.2.3's hybrid parallelism) and are made by name.
+// What a collective leaves on its ranks (check_result() in result_check.h checks it on the
+// executor's output).  The all-reduces are what a gradient exchange runs; the others move
+// activations, parameters or tokens (paleo.md §4.2.3's hybrid parallelism, sharded data
+// parallelism, mixture-of-experts layers) and are made by name.  Elements a result does not
+// name are left unspecified (a ring reduce-scatter leaves partial sums in the other blocks).
 enum class collective_result {
     ALL_REDUCE,      // every rank ends with the elementwise sum over the contributing ranks
     ALL_GATHER,      // every rank ends with every rank's block r of partition(n, N)
     REDUCE_SCATTER,  // rank r ends with the sum over the ranks of block r of partition(n, N)
+    BROADCAST,       // every rank ends with the root's vector (args.root)
+    REDUCE,          // the root ends with the elementwise sum over the ranks (others: unspecified)
+    // The buffer is 2n elements (n = args.elements, a multiple of N, c = n / N): a send half
+    // [0, n) and a receive half [n, 2n).  Rank r ends with block r (c elements) of every rank
+    // q's send half in its receive slot q (receive half, source order).  Its own slot q = r
+    // moves by no message (a consumer copies it locally): the result leaves it unspecified.
+    ALL_TO_ALL,
 };
+
+// "all-reduce", "all-gather", "reduce-scatter", "broadcast", "reduce", "all-to-all".
+const char* result_name(collective_result r);
 
 struct collective_info {
     std::string name;         // as configs write it ("ring")

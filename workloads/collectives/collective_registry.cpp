@@ -41,6 +41,24 @@ const char* fabric_name(fabric f) {
     return "?";
 }
 
+const char* result_name(collective_result r) {
+    switch (r) {
+        case collective_result::ALL_REDUCE:
+            return "all-reduce";
+        case collective_result::ALL_GATHER:
+            return "all-gather";
+        case collective_result::REDUCE_SCATTER:
+            return "reduce-scatter";
+        case collective_result::BROADCAST:
+            return "broadcast";
+        case collective_result::REDUCE:
+            return "reduce";
+        case collective_result::ALL_TO_ALL:
+            return "all-to-all";
+    }
+    return "?";
+}
+
 std::string describe_needs(const collective_needs& n) {
     std::string out;
     auto add = [&out](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };

@@ -62,6 +62,28 @@ std::vector<rank_counters> run_and_check(const schedule& s) {
     return counters;
 }
 
+// Runs `s` on inputs distinct per rank and element (rank * 10^6 + element + 1: exact in
+// double, so any misplaced, missing or doubled element changes a checked value) and checks
+// the exact result that `result` promises (result_check.h) over `members` (all ranks when
+// empty).  Returns the executor's counters.
+inline std::vector<rank_counters> run_and_check_result(const schedule& s, collective_result result,
+                                                       int root = 0,
+                                                       const std::vector<int>& members = {}) {
+    std::vector<std::vector<double>> in(static_cast<std::size_t>(s.ranks),
+                                        std::vector<double>(s.elements));
+    for (int r = 0; r < s.ranks; ++r) {
+        for (uint64_t e = 0; e < s.elements; ++e) {
+            in[static_cast<std::size_t>(r)][e] = 1e6 * r + static_cast<double>(e) + 1;
+        }
+    }
+    std::vector<std::vector<double>> out = in;
+    const auto counters = execute(s, out);
+    const std::string error = members.empty() ? check_result(s, result, root, in, out)
+                                              : check_result(s, result, root, members, in, out);
+    EXPECT_EQ(error, "") << s.algorithm << " N=" << s.ranks << " root " << root;
+    return counters;
+}
+
 // Elements in block j of partition(n, parts).
 inline uint64_t block_size(uint64_t n, uint64_t parts, uint64_t j) {
     return n / parts + (j < n % parts ? 1 : 0);

@@ -2,14 +2,20 @@
 // same schedules as their builders; needs checked before the factory; clashes refused.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "tests/unit/collectives/collectives_test_support.h"
 #include "workloads/collectives/collective_registry.h"
 #include "workloads/collectives/direct_gather.h"
+#include "workloads/collectives/ring_gather.h"
 
 namespace trainvp::collectives {
 namespace {
 
 using testing::run_and_check;
+using testing::run_and_check_result;
 
 void expect_same(const schedule& a, const schedule& b) {
     ASSERT_EQ(a.algorithm, b.algorithm);
@@ -31,11 +37,27 @@ void expect_same(const schedule& a, const schedule& b) {
 
 TEST(collective_registry, lists_the_built_ins_in_order_with_their_fabrics) {
     const auto& reg = collective_registry::global();
-    EXPECT_EQ(reg.names(), (std::vector<std::string>{
-                               "ring", "worker_aggregator", "binomial_tree", "halving_doubling",
-                               "recursive_doubling", "ring_2d", "hierarchical_ring",
-                               "double_binary_tree", "multi_tree", "concentrated_multi_tree",
-                               "direct_allgather", "direct_reduce_scatter"}));
+    EXPECT_EQ(reg.names(), (std::vector<std::string>{"ring",
+                                                     "worker_aggregator",
+                                                     "binomial_tree",
+                                                     "halving_doubling",
+                                                     "recursive_doubling",
+                                                     "ring_2d",
+                                                     "hierarchical_ring",
+                                                     "double_binary_tree",
+                                                     "multi_tree",
+                                                     "concentrated_multi_tree",
+                                                     "direct_allgather",
+                                                     "direct_reduce_scatter",
+                                                     "ring_allgather",
+                                                     "ring_reduce_scatter",
+                                                     "recursive_doubling_allgather",
+                                                     "recursive_halving_reduce_scatter",
+                                                     "binomial_broadcast",
+                                                     "chain_broadcast",
+                                                     "binomial_reduce",
+                                                     "direct_all_to_all",
+                                                     "pairwise_all_to_all"}));
     // The choice lists of workload.training's `algorithm` (before fpga_ring and none) and of
     // noc.interposer's `collective` (after none), in the order they had as hand-written lists.
     EXPECT_EQ(reg.names_for(fabric::HOST),
@@ -59,6 +81,26 @@ TEST(collective_registry, lists_the_built_ins_in_order_with_their_fabrics) {
         EXPECT_EQ(reg.origin(n), "built in");
     }
     EXPECT_TRUE(reg.get("worker_aggregator").needs.aggregator);
+    // The collectives that are not all-reduces say what they leave, and run on no fabric's
+    // exchange list (a consumer makes them by name).
+    const std::vector<std::pair<std::string, collective_result>> results{
+        {"direct_allgather", collective_result::ALL_GATHER},
+        {"direct_reduce_scatter", collective_result::REDUCE_SCATTER},
+        {"ring_allgather", collective_result::ALL_GATHER},
+        {"ring_reduce_scatter", collective_result::REDUCE_SCATTER},
+        {"recursive_doubling_allgather", collective_result::ALL_GATHER},
+        {"recursive_halving_reduce_scatter", collective_result::REDUCE_SCATTER},
+        {"binomial_broadcast", collective_result::BROADCAST},
+        {"chain_broadcast", collective_result::BROADCAST},
+        {"binomial_reduce", collective_result::REDUCE},
+        {"direct_all_to_all", collective_result::ALL_TO_ALL},
+        {"pairwise_all_to_all", collective_result::ALL_TO_ALL}};
+    for (const auto& [name, result] : results) {
+        EXPECT_EQ(reg.get(name).result, result) << name;
+        EXPECT_TRUE(reg.get(name).fabrics.empty()) << name;
+    }
+    EXPECT_EQ(describe_needs(reg.get("recursive_doubling_allgather").needs),
+              "power-of-two N, N >= 2");
     EXPECT_EQ(describe_needs(reg.get("ring").needs), "any N >= 2");
     EXPECT_EQ(describe_needs(reg.get("concentrated_multi_tree").needs),
               "a rows x cols grid, both even, N >= 4");
@@ -106,6 +148,23 @@ TEST(collective_registry, makes_the_schedules_of_the_builders) {
     }
     expect_same(reg.make("direct_allgather", a), direct_allgather(16, 1000));
     expect_same(reg.make("direct_reduce_scatter", a), direct_reduce_scatter(16, 1000));
+    expect_same(reg.make("ring_allgather", a), ring_allgather(16, 1000));
+    expect_same(reg.make("ring_reduce_scatter", a), ring_reduce_scatter(16, 1000));
+    expect_same(reg.make("recursive_doubling_allgather", a),
+                recursive_doubling_allgather(16, 1000));
+    expect_same(reg.make("recursive_halving_reduce_scatter", a),
+                recursive_halving_reduce_scatter(16, 1000));
+    a.root = 5;
+    expect_same(reg.make("binomial_broadcast", a), binomial_broadcast(16, 1000, 5));
+    expect_same(reg.make("binomial_reduce", a), binomial_reduce(16, 1000, 5));
+    expect_same(reg.make("chain_broadcast", a), chain_broadcast(16, 1000, 5, 3));
+    a.elements = 1008;  // the all-to-alls need a multiple of the 16 ranks
+    expect_same(reg.make("direct_all_to_all", a), direct_all_to_all(16, 1008));
+    expect_same(reg.make("pairwise_all_to_all", a), pairwise_all_to_all(16, 1008));
+    // Every entry, whatever its result kind, gives exactly that result on data (root 5).
+    for (const auto& n : reg.names()) {
+        run_and_check_result(reg.make(n, a), reg.get(n).result, a.root);
+    }
 }
 
 TEST(collective_registry, checks_needs_before_the_factory) {
