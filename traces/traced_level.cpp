@@ -7,6 +7,9 @@ namespace trainvp {
 struct traced_level::state {
     std::int64_t level = 0;
     bool flag = false;
+    // A level is traced as a VCD real: viewers show it as a decimal number (a 64-bit vector
+    // shows as hex), and its value changes are shorter than 64 binary digits.
+    double shown = 0.0;
     std::map<sc_core::sc_time, std::int64_t> pending;
     sc_core::sc_event wake;
 };
@@ -21,7 +24,7 @@ void traced_level::enable(sc_core::sc_trace_file* tf, const std::string& name) {
     if (m_style == style::FLAG) {
         sc_core::sc_trace(tf, st->flag, name);
     } else {
-        sc_core::sc_trace(tf, st->level, name);
+        sc_core::sc_trace(tf, st->shown, name);
     }
     sc_core::sc_spawn_options opt;
     opt.spawn_method();
@@ -37,6 +40,7 @@ void traced_level::enable(sc_core::sc_trace_file* tf, const std::string& name) {
                 it = st->pending.erase(it);
             }
             if (sty == style::FLAG) st->flag = st->level > 0;
+            st->shown = static_cast<double>(st->level);
             if (!st->pending.empty()) st->wake.notify(st->pending.begin()->first - now);
         },
         sc_core::sc_gen_unique_name("trainvp_trace"), &opt);
