@@ -105,8 +105,10 @@ void accel_gpu::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         start = std::max(arrival, m_compute_until);
         const units::compute_rate rate{m_peak.flops_per_s * m_efficiency};
         const units::bandwidth memory{m_memory_bandwidth.bytes_per_s * m_memory_efficiency};
-        end = start + ps_time(m_launch.ps) + ps_time(rate.time_for(ext->flops).ps) +
-              ps_time(memory.transfer_time(ext->bytes).ps);
+        end = ext->duration_ps > 0
+                  ? start + ps_time(ext->duration_ps)
+                  : start + ps_time(m_launch.ps) + ps_time(rate.time_for(ext->flops).ps) +
+                        ps_time(memory.transfer_time(ext->bytes).ps);
         m_compute_until = end;
         ++m_kernels;
         m_flops.add(ext->flops);

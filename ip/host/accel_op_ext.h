@@ -19,6 +19,9 @@ struct accel_op_ext : tlm::tlm_extension<accel_op_ext> {
     double flops = 0.0;
     std::uint64_t bytes = 0;
     std::uint64_t host_addr = 0;
+    // COMPUTE: a measured kernel (a pass whose time a paper gives): it takes exactly this long
+    // on the compute engine, with no launch, flops or bytes model.  0: modelled.
+    std::uint64_t duration_ps = 0;
     // Set by the accelerator: when the command started on its engine, in ps (later than its
     // arrival when the engine was busy).
     std::uint64_t start_ps = 0;

@@ -217,6 +217,7 @@ void host_cpu::take_ops(std::unique_ptr<ops::op_source> src, const source_loc& w
 void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,
                            const source_loc& where, const std::string& key) {
     const bool has_accel = is_bound(accel);
+    m_has_accel = has_accel;
     const bool has_nic = is_bound(nic);
     const bool has_notify = is_bound(nic_notify.get_base_port());
     for (std::size_t k = 0; k < list.size(); ++k) {
@@ -505,7 +506,10 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             break;
         }
         case op_kind::DELAY:
-            r.end = now + ps_time(o.delay_ps);
+            // A measured pass on the gpu unit runs on the accelerator as a kernel of that
+            // duration, so that its compute engine shows the time (accel_op_ext::duration_ps).
+            r.end =
+                o.unit == op_unit::GPU && m_has_accel ? post_accel(r) : now + ps_time(o.delay_ps);
             progress_until(r.end);
             break;
     }
@@ -666,6 +670,10 @@ sc_time host_cpu::post_accel(const unit_run& r) {
     switch (o.kind) {
         case op_kind::GPU_COMPUTE:
             ext.what = accel_op_ext::kind::COMPUTE;
+            break;
+        case op_kind::DELAY:
+            ext.what = accel_op_ext::kind::COMPUTE;
+            ext.duration_ps = o.delay_ps;
             break;
         case op_kind::COPY_TO_HOST:
             ext.what = accel_op_ext::kind::COPY_TO_HOST;

@@ -210,6 +210,7 @@ private:
     // concerns is woken, at the time it can go on.
     std::array<wake_queue::engine, ops::k_op_units> m_engine;
     wake_queue::engine m_finish;  // finish_when_done
+    bool m_has_accel = false;     // `accel` is bound (check_units)
     bool m_finished = false;
     bool m_has_workload = false;
 

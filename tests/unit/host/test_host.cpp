@@ -381,6 +381,22 @@ TEST(host, gpu_kernel_takes_launch_plus_flops_over_rate_plus_bytes_over_memory_b
     EXPECT_EQ(r.stat("host", "ops_gpu_compute"), 1.0);
 }
 
+// A measured pass on the gpu unit (a delay op, as training with forward_time on a GPU makes)
+// runs on the accelerator as a kernel of exactly that time: no launch, flops or bytes model,
+// and the GPU's compute engine shows it (compute_busy, kernels).
+TEST(host, a_delay_on_the_gpu_unit_is_a_kernel_of_that_duration) {
+    auto r = simulate(host_gpu("launch: 5us", "",
+                               "      - {op: delay, time: 3ms, unit: gpu, name: fwd}\n"
+                               "      - {op: gpu_compute, flops: 1e9, name: k, after: [fwd]}\n"));
+    // 3 ms, then 5 us + 1e9 FLOP at the default peak.
+    auto s = spans(*r.sim);
+    EXPECT_EQ(s["host.gpu/fwd"].end, 3000000000);
+    EXPECT_EQ(r.stat("gpu", "kernels"), 2.0);
+    EXPECT_NEAR(r.stat("gpu", "compute_busy"), 3e6 + (static_cast<double>(r.end_ps()) - 3e9) / 1e3,
+                1e-6);
+    EXPECT_GT(r.stat("gpu", "compute_utilisation"), 0.99);
+}
+
 TEST(host, copy_to_gpu_is_the_dma_closed_form_when_the_window_covers_the_latency) {
     // 1 MiB in 256 bursts of 4 KiB (256 ns each at 16 GB/s), 4 in flight: latency 500 ns <
     // 3 bursts, so the copy streams: setup + 256 x 256 ns + 500 ns.
