@@ -358,7 +358,11 @@ void host_cpu::record(const unit_run& r, op_unit u) {
         std::string label = m_ops.name_of(i);
         if (label.empty())
             label = std::string(ops::kind_name(o.kind)) + " [" + std::to_string(i) + "]";
-        span(track(u), label, ops::category(o.kind), start, unit_free);
+        // Its breakdown phase names the category (forward, backward, comm, ...); an op of no
+        // named phase keeps its kind's (a plain delay: "delay").
+        span(track(u), label,
+             o.phase == ops::op_phase::OTHER ? ops::category(o.kind) : ops::phase_name(o.phase),
+             start, unit_free);
     }
 }
 
