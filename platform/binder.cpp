@@ -225,9 +225,16 @@ void binder::check_unbound() const {
         }
     }
     if (missing.empty()) return;
+    // At most the first k_listed: a message naming thousands of sockets (an array of blocks
+    // with nothing connected; found by fuzzing) hides its point.
+    constexpr std::size_t k_listed = 12;
+    const std::size_t n = missing.size();
+    if (n > k_listed) {
+        missing.resize(k_listed);
+        missing.push_back("... and " + std::to_string(n - k_listed) + " more");
+    }
     throw input_error(first, "connections",
-                      std::to_string(missing.size()) + " socket" +
-                          (missing.size() == 1 ? " is" : "s are") +
+                      std::to_string(n) + " socket" + (n == 1 ? " is" : "s are") +
                           " not bound (every socket needs a connection): " + join(missing, ", "));
 }
 

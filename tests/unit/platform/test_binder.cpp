@@ -116,5 +116,17 @@ TEST(binder, unbound_sockets_are_listed) {
               "(target, eth), hub.port[2] (target, eth)");
 }
 
+// Thousands of unbound sockets are counted, and the first 12 named.
+TEST(binder, many_unbound_sockets_are_counted_not_all_listed) {
+    const std::string e = elaboration_error("components:\n  mem: {type: memory, count: 3333}\n");
+    EXPECT_EQ(e.rfind("t.yaml:2:15: error: connections: 3333 sockets are not bound (every socket "
+                      "needs a connection): mem[0].target[0] (target, mem), ",
+                      0),
+              0u)
+        << e;
+    EXPECT_NE(e.find("mem[11].target[0] (target, mem), ... and 3321 more"), std::string::npos) << e;
+    EXPECT_LT(e.size(), 1000u);
+}
+
 }  // namespace
 }  // namespace trainvp
