@@ -166,8 +166,8 @@ INSTANTIATE_TEST_SUITE_P(rows, table3,
 // Through --set, as a user changes the bound of a paper config: AlexNet's 2^-6 row implies
 // 32 / 2.5914 bits = 12.35 (the default bound's row, 5.59).
 TEST(inceptionn_nic, error_bound_set_on_the_command_line_is_followed) {
-    auto j = run(pair("2MiB", ", tos: 40", ", table3_model: alexnet"),
-                 {"n[*].nic.error_bound=2^-6"});
+    auto j =
+        run(pair("2MiB", ", tos: 40", ", table3_model: alexnet"), {"n[*].nic.error_bound=2^-6"});
     EXPECT_NEAR(stat(j, "n[0].nic", "compression_ratio") / (32.0 / 2.5914), 1.0, 0.01);
 }
 
