@@ -9,9 +9,6 @@ namespace trainvp::fabric {
 
 namespace {
 constexpr double k_ps_per_s = 1e12;
-// A resource is full, or a flow at its cap, within this fraction (progressive filling in
-// doubles).
-constexpr double k_rel = 1e-12;
 }  // namespace
 
 flow_engine::flow_engine(std::vector<double> capacity)
@@ -19,8 +16,7 @@ flow_engine::flow_engine(std::vector<double> capacity)
       m_carried(m_capacity.size(), 0.0),
       m_users(m_capacity.size()),
       m_mark_res(m_capacity.size(), 0),
-      m_left(m_capacity.size(), 0.0),
-      m_unfrozen(m_capacity.size(), 0) {
+      m_filler(m_capacity) {
     for (double c : m_capacity) {
         if (!(c > 0.0)) throw std::invalid_argument("flow_engine: a capacity is not positive");
     }
@@ -44,7 +40,6 @@ void flow_engine::add(std::uint64_t tag, double bytes, const std::vector<int>& r
         f = static_cast<std::uint32_t>(m_flows.size());
         m_flows.emplace_back();
         m_mark_flow.push_back(0);
-        m_frozen.push_back(false);
     }
     flow& x = m_flows[f];
     x.tag = tag;
@@ -110,52 +105,15 @@ void flow_engine::rebalance() {
             }
         }
     }
-    // Progressive filling: the unfrozen flows' common rate `level` rises until a resource is
-    // full or a flow reaches its cap.
+    // Max-min fair rates over the component (progressive filling: max_min_filler).
+    m_filler.clear();
     for (std::uint32_t f : m_comp_flows) {
         settle(f);
-        m_frozen[f] = false;
+        m_filler.add_flow(m_flows[f].cap);
+        for (int r : m_flows[f].res) m_filler.use(r);
     }
-    for (int r : m_comp_res) {
-        const auto ur = static_cast<std::size_t>(r);
-        m_left[ur] = m_capacity[ur];
-        m_unfrozen[ur] = static_cast<int>(m_users[ur].size());
-    }
-    std::size_t unfrozen = m_comp_flows.size();
-    double level = 0.0;
-    while (unfrozen > 0) {
-        double step = std::numeric_limits<double>::infinity();
-        for (int r : m_comp_res) {
-            const auto ur = static_cast<std::size_t>(r);
-            if (m_unfrozen[ur] > 0) step = std::min(step, m_left[ur] / m_unfrozen[ur]);
-        }
-        for (std::uint32_t f : m_comp_flows) {
-            if (!m_frozen[f] && m_flows[f].cap > 0.0) {
-                step = std::min(step, m_flows[f].cap - level);
-            }
-        }
-        step = std::max(step, 0.0);
-        level += step;
-        for (int r : m_comp_res) {
-            const auto ur = static_cast<std::size_t>(r);
-            if (m_unfrozen[ur] > 0) m_left[ur] -= step * m_unfrozen[ur];
-        }
-        // Freeze the flows on a full resource or at their cap.
-        for (std::uint32_t f : m_comp_flows) {
-            if (m_frozen[f]) continue;
-            flow& x = m_flows[f];
-            bool freeze = x.cap > 0.0 && level >= x.cap * (1.0 - k_rel);
-            for (int r : x.res) {
-                const auto ur = static_cast<std::size_t>(r);
-                if (m_left[ur] <= m_capacity[ur] * k_rel) freeze = true;
-            }
-            if (!freeze) continue;
-            m_frozen[f] = true;
-            x.rate = level;
-            --unfrozen;
-            for (int r : x.res) --m_unfrozen[static_cast<std::size_t>(r)];
-        }
-    }
+    const std::vector<double>& rate = m_filler.solve();
+    for (std::size_t i = 0; i < m_comp_flows.size(); ++i) m_flows[m_comp_flows[i]].rate = rate[i];
     for (std::uint32_t f : m_comp_flows) schedule(f);
 }
 

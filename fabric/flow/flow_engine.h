@@ -1,11 +1,12 @@
 // Max-min fair sharing of capacity among fluid flows (the flow level: DESIGN.md "Granularity is
-// a knob").  Resources (a link direction, a NIC's serialiser, a switch port) have a capacity
-// in bytes per second; a flow moves its bytes over a set of resources at one rate, and the
-// rates are the max-min fair allocation (progressive filling: every flow's rate rises
-// together until a resource it uses is full or the flow reaches its own cap; those flows are
-// frozen, and the rest go on).  Rates change only when a flow starts or finishes, and then
-// only in the connected part of the flow/resource graph that flow touches: a ring on a
-// non-blocking switch has flows that share nothing, so a change costs O(1), not O(flows).
+// a knob"); the rates come from max_min_filler, which the NoC's message level uses too.  Resources
+// (a link direction, a NIC's serialiser, a switch port) have a capacity in bytes per second; a flow
+// moves its bytes over a set of resources at one rate, and the rates are the max-min fair
+// allocation (progressive filling: every flow's rate rises together until a resource it uses is
+// full or the flow reaches its own cap; those flows are frozen, and the rest go on).  Rates change
+// only when a flow starts or finishes, and then only in the connected part of the flow/resource
+// graph that flow touches: a ring on a non-blocking switch has flows that share nothing, so a
+// change costs O(1), not O(flows).
 //
 // Times are picoseconds (double: rates are fractional).  State is compact arrays per flow and
 // per resource; finished flows' slots are reused.  Pure C++, tested alone
@@ -16,6 +17,8 @@
 #include <functional>
 #include <queue>
 #include <vector>
+
+#include "fabric/flow/max_min_filler.h"
 
 namespace trainvp::fabric {
 
@@ -88,9 +91,7 @@ private:
     std::vector<std::uint32_t> m_mark_flow;  // epoch per flow / resource
     std::vector<std::uint32_t> m_mark_res;
     std::uint32_t m_epoch = 0;
-    std::vector<double> m_left;   // per resource: capacity not yet given out
-    std::vector<int> m_unfrozen;  // per resource: users still rising
-    std::vector<bool> m_frozen;   // per flow slot
+    max_min_filler m_filler;  // the rates of a component
 };
 
 }  // namespace trainvp::fabric

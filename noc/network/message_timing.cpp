@@ -31,6 +31,7 @@ message_timing::message_timing(const noc_topology& topo, const route_table& rout
                       static_cast<double>(eject_width > 0 ? eject_width : width));  // ejection
     m_injecting.assign(n, 0);
     m_waiting.resize(n);
+    m_filler = fabric::max_min_filler(m_capacity);
 }
 
 void message_timing::admit(int router, double now) {
@@ -109,74 +110,24 @@ std::uint32_t message_timing::add(std::uint32_t id, int src, int dst, std::uint6
 }
 
 void message_timing::rates() {
-    // Max-min fairness by progressive filling over the started flows: raise every open flow's
-    // rate together until a resource saturates (or the flows reach their cap), freeze the
-    // flows on it, repeat.
-    m_left = m_capacity;
-    m_users.assign(m_capacity.size(), 0);
-    for (auto& v : m_on) v.clear();
-    m_on.resize(m_capacity.size());
-    m_frozen.assign(m_flows.size(), false);
-    m_busy.clear();
-    std::size_t open = 0;
-    double cap = std::numeric_limits<double>::infinity();
+    // Max-min fair over the started flows (fabric/flow/max_min_filler, the flow level's
+    // allocator): a flow competes for the resources its head has reached, and for its
+    // injection port until its tail is injected.
+    m_filler.clear();
+    m_open.clear();
     for (std::size_t i = 0; i < m_flows.size(); ++i) {
         flow& fl = m_flows[i];
         fl.rate = 0;
-        if (!fl.started) {
-            m_frozen[i] = true;
-            continue;
-        }
-        ++open;
-        cap = std::min(cap, fl.cap);
+        if (!fl.started) continue;
+        m_open.push_back(i);
+        m_filler.add_flow(fl.cap);
         for (std::size_t j = fl.holds_slot ? 0 : 1; j < fl.reached; ++j) {
-            const auto r = static_cast<std::size_t>(fl.resources[j]);
-            if (m_users[r]++ == 0) m_busy.push_back(r);
-            m_on[r].push_back(i);
+            m_filler.use(fl.resources[j]);
         }
     }
-    auto freeze = [&](std::size_t i, double level) {
-        m_frozen[i] = true;
-        flow& fl = m_flows[i];
-        fl.rate = level;
-        --open;
-        for (std::size_t j = fl.holds_slot ? 0 : 1; j < fl.reached; ++j) {
-            --m_users[static_cast<std::size_t>(fl.resources[j])];
-        }
-    };
-    double level = 0;
-    while (open > 0) {
-        double step = cap - level;
-        for (std::size_t r : m_busy) {
-            if (m_users[r] > 0) step = std::min(step, m_left[r] / m_users[r]);
-        }
-        step = std::max(0.0, step);
-        level += step;
-        for (std::size_t r : m_busy) {
-            if (m_users[r] > 0) m_left[r] -= step * m_users[r];
-        }
-        bool froze = false;
-        for (std::size_t r : m_busy) {
-            if (m_users[r] == 0 || m_left[r] > k_eps) continue;
-            for (std::size_t i : m_on[r]) {
-                if (!m_frozen[i]) freeze(i, level);
-            }
-            froze = true;
-        }
-        // Flows at their own cap (one flit per cycle, or a slow link's rate).
-        if (!froze || cap - level <= k_eps) {
-            double next_cap = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0; i < m_flows.size(); ++i) {
-                if (m_frozen[i]) continue;
-                if (m_flows[i].cap - level <= k_eps) {
-                    freeze(i, level);
-                } else {
-                    next_cap = std::min(next_cap, m_flows[i].cap);
-                }
-            }
-            cap = next_cap;
-        }
-    }
+    if (m_open.empty()) return;
+    const std::vector<double>& rate = m_filler.solve();
+    for (std::size_t k = 0; k < m_open.size(); ++k) m_flows[m_open[k]].rate = rate[k];
 }
 
 double message_timing::next_time() const {

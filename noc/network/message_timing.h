@@ -1,15 +1,16 @@
 // Message-level timing of the interposer NoC (DESIGN.md "Granularity is a knob"): a message
 // (a whole collective transfer, or any packet) is not split into flits but moves as a fluid
 // flow along its route.  The flows crossing a channel share it max-min fairly (progressive
-// filling; a channel carries 1/cycles_per_flit flits per cycle, a router's injection and
-// ejection ports local_port_width, one flow at most one flit per cycle), which is what the
-// flit level's round-robin switch allocation over 8-flit packets converges to when messages
-// are long.  A flow competes for a channel from the cycle its head gets there (its pipeline
-// latency after the start), not before.  A router's network interface injects `width` messages at a
-// time in creation order, and moves on to the next when the current one's flits are all written and
-// those left to send fit in the VC buffers along its route (buffer_depth per router), as the flit
-// level's interface does.  Rates are recomputed whenever a flow starts or ends (event-driven, no
-// per-cycle work).  The head's pipeline latency is added analytically:
+// filling by fabric/flow/max_min_filler, the flow level's allocator; a channel carries
+// 1/cycles_per_flit flits per cycle, a router's injection and ejection ports local_port_width, one
+// flow at most one flit per cycle), which is what the flit level's round-robin switch allocation
+// over 8-flit packets converges to when messages are long.  A flow competes for a channel from the
+// cycle its head gets there (its pipeline latency after the start), not before.  A router's network
+// interface injects `width` messages at a time in creation order, and moves on to the next when the
+// current one's flits are all written and those left to send fit in the VC buffers along its route
+// (buffer_depth per router), as the flit level's interface does.  Rates are recomputed whenever a
+// flow starts or ends (event-driven, no per-cycle work).  The head's pipeline latency is added
+// analytically:
 //     start     = created + stages - 1                 (the head's first switch)
 //     finish    = start + fluid transfer of F flits    (F c at full rate)
 //     delivered = finish - c + H (L + stages) + 1      (the tail's remaining hops + ejection)
@@ -23,6 +24,7 @@
 #include <deque>
 #include <vector>
 
+#include "fabric/flow/max_min_filler.h"
 #include "noc/link/link_timing.h"
 #include "noc/topology/noc_topology.h"
 #include "noc/topology/route_table.h"
@@ -97,13 +99,9 @@ private:
     std::vector<std::deque<flow>> m_waiting;  // per router
     double m_t = 0;
     std::uint64_t m_queued = 0;
-    // Scratch of rates().
-    std::vector<double> m_left;
-    std::vector<int> m_users;
-    std::vector<bool> m_frozen;
-    std::vector<std::vector<std::size_t>> m_on;  // open flows per resource
-    std::vector<std::size_t> m_busy;             // resources with users
-    std::vector<int> m_released;                 // sources whose slot freed this cycle
+    fabric::max_min_filler m_filler;  // the rates (the flow level's allocator)
+    std::vector<std::size_t> m_open;  // rates(): the started flows, in the filler's order
+    std::vector<int> m_released;      // sources whose slot freed this cycle
 };
 
 }  // namespace trainvp::noc
