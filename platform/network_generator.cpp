@@ -5,19 +5,19 @@
 
 #include "core/did_you_mean.h"
 #include "core/param_decl.h"
+#include "fabric/topology/ecmp.h"
 
 namespace trainvp {
 
 namespace {
 
-const std::vector<std::string> k_keys{"generate", "endpoints", "endpoint",    "hosts_per_leaf",
-                                      "spines",   "k",         "uplink_rate", "core_rate",
-                                      "switch",   "link"};
+const std::vector<std::string> k_keys{"generate",  "endpoints", "endpoint", "hosts_per_leaf",
+                                      "spines",    "k",         "rails",    "uplink_rate",
+                                      "core_rate", "ecmp",      "switch",   "link"};
+const std::vector<std::string> k_kinds{"leaf_spine", "fat_tree", "rail_optimised"};
+const std::vector<std::string> k_ecmp{"hash", "fixed", "dest_mod"};
 
 std::string num(std::uint64_t v) { return std::to_string(v); }
-
-// The salt fabric_topology gives the hash of a fat tree's second choice (the core).
-constexpr std::uint64_t k_core_salt = 0x5eed;
 
 class writer {
 public:
@@ -120,14 +120,31 @@ generated_network generate_network(const std::string& name, const std::string& p
     }
     writer w(body, path);
     const std::string kind = w.text("generate");
-    if (kind != "leaf_spine" && kind != "fat_tree") {
+    if (std::find(k_kinds.begin(), k_kinds.end(), kind) == k_kinds.end()) {
         const config_node& v = w.need("generate");
-        throw input_error(v.loc(), path + ".generate",
-                          "'" + kind + "' is not one of leaf_spine, fat_tree" +
-                              did_you_mean(kind, {"leaf_spine", "fat_tree"}));
+        throw input_error(
+            v.loc(), path + ".generate",
+            "'" + kind + "' is not one of " + join(k_kinds, ", ") + did_you_mean(kind, k_kinds));
+    }
+    // The uplink rule of every switch with uplinks, as fabric.flow's `ecmp`.
+    std::string ecmp = "hash";
+    if (body.find("ecmp") != nullptr) {
+        ecmp = w.text("ecmp");
+        if (std::find(k_ecmp.begin(), k_ecmp.end(), ecmp) == k_ecmp.end()) {
+            throw input_error(
+                w.need("ecmp").loc(), path + ".ecmp",
+                "'" + ecmp + "' is not one of " + join(k_ecmp, ", ") + did_you_mean(ecmp, k_ecmp));
+        }
     }
     const std::uint64_t n = w.count("endpoints", 2);
     const std::uint64_t h = w.count("hosts_per_leaf", 1);
+    // rail_optimised: endpoint e is NIC e mod rails of host e / rails; rail r of a group of
+    // hosts_per_leaf hosts hangs off the group's leaf r (fabric_topology's numbering).
+    const bool rail = kind == "rail_optimised";
+    const std::uint64_t rails = rail ? w.count("rails", 1) : 1;
+    if (!rail && body.find("rails") != nullptr) {
+        w.refuse("rails", "only generate: rail_optimised has rails");
+    }
     const std::string endpoint = w.text("endpoint");
     if (endpoint.find("[*]") == std::string::npos) {
         throw input_error(w.need("endpoint").loc(), path + ".endpoint",
@@ -136,10 +153,18 @@ generated_network generate_network(const std::string& name, const std::string& p
                               "(e.g. node[*].link)");
     }
     const std::string up_rate = w.text("uplink_rate");
-    if (n % h != 0) {
-        w.refuse("hosts_per_leaf", num(n) + " endpoints do not fill leaves of " + num(h));
+    if (n % rails != 0) w.refuse("rails", num(n) + " endpoints are not hosts of " + num(rails));
+    if (n / rails % h != 0) {
+        w.refuse("hosts_per_leaf", num(n / rails) + (rail ? " hosts" : " endpoints") +
+                                       " do not fill " + (rail ? "groups" : "leaves") + " of " +
+                                       num(h));
     }
     const std::uint64_t leaves = n / h;
+    auto leaf_of = [&](std::uint64_t e) { return e / rails / h * rails + e % rails; };
+    auto port_of = [&](std::uint64_t e) { return e / rails % h; };
+    // The node id on port i of leaf l, and the step between a leaf's node ids.
+    auto first_of = [&](std::uint64_t l) { return l / rails * h * rails + l % rails; };
+    const std::string leaf_ecmp = ", ecmp: " + ecmp;
 
     generated_network out;
     const source_loc at = w.need("endpoint").loc();
@@ -148,28 +173,37 @@ generated_network generate_network(const std::string& name, const std::string& p
         s.replace(s.find("[*]"), 3, "[" + num(i) + "]");
         return s;
     };
-    // Endpoint i on port i mod h of leaf i / h.
+    // Endpoint e on port port_of(e) of leaf leaf_of(e) (leaf_spine, fat_tree: e mod h of e / h).
     for (std::uint64_t i = 0; i < n; ++i) {
-        const std::string leaf = name + ".leaf[" + num(i / h) + "]";
+        const std::string leaf = name + ".leaf[" + num(leaf_of(i)) + "]";
+        const std::string port = num(port_of(i));
         out.outer.push_back(
-            config_node::scalar_node(ep(i) + ".b_out -> " + leaf + ".rx[" + num(i % h) + "]", at));
+            config_node::scalar_node(ep(i) + ".b_out -> " + leaf + ".rx[" + port + "]", at));
         out.outer.push_back(
-            config_node::scalar_node(leaf + ".tx[" + num(i % h) + "] -> " + ep(i) + ".b_in", at));
+            config_node::scalar_node(leaf + ".tx[" + port + "] -> " + ep(i) + ".b_in", at));
     }
 
-    if (kind == "leaf_spine") {
+    if (kind != "fat_tree") {
         const std::uint64_t s = w.count("spines", 1);
         if (leaves < 2)
             w.refuse("hosts_per_leaf", "one leaf holds every endpoint: no spine is needed");
         for (std::uint64_t l = 0; l < leaves; ++l) {
             w.block("leaf[" + num(l) + "]", "ethernet.switch",
-                    "ports: " + num(h + s) + ", addresses: " + addresses(l * h, h, 1) +
-                        ", uplinks: " + num(s),
+                    "ports: " + num(h + s) + ", addresses: " + addresses(first_of(l), h, rails) +
+                        ", uplinks: " + num(s) + leaf_ecmp,
                     "switch");
         }
+        // Spine port l reaches leaf l's node ids.
+        std::string spine_addresses = "[";
+        for (std::uint64_t l = 0; l < leaves; ++l) {
+            spine_addresses += (l ? ", " : "") + num(first_of(l));
+        }
+        spine_addresses += "]";
         for (std::uint64_t j = 0; j < s; ++j) {
             w.block("spine[" + num(j) + "]", "ethernet.switch",
-                    "ports: " + num(leaves) + ", nodes_per_port: " + num(h), "switch");
+                    "ports: " + num(leaves) + ", addresses: " + spine_addresses +
+                        ", nodes_per_port: " + num(h) + ", node_stride: " + num(rails),
+                    "switch");
         }
         for (std::uint64_t l = 0; l < leaves; ++l) {
             for (std::uint64_t j = 0; j < s; ++j) {
@@ -194,7 +228,7 @@ generated_network generate_network(const std::string& name, const std::string& p
         for (std::uint64_t l = 0; l < leaves; ++l) {
             w.block("leaf[" + num(l) + "]", "ethernet.switch",
                     "ports: " + num(h + half) + ", addresses: " + addresses(l * h, h, 1) +
-                        ", uplinks: " + num(half),
+                        ", uplinks: " + num(half) + leaf_ecmp,
                     "switch");
         }
         // Aggregation switch g = pod x k/2 + a: port j to leaf j of its pod (its hosts), the
@@ -202,9 +236,10 @@ generated_network generate_network(const std::string& name, const std::string& p
         for (std::uint64_t g = 0; g < pods * half; ++g) {
             const std::uint64_t pod = g / half;
             w.block("agg[" + num(g) + "]", "ethernet.switch",
-                    "ports: " + num(2 * half) + ", nodes_per_port: " + num(h) +
-                        ", addresses: " + addresses(pod * half * h, half, h) +
-                        ", uplinks: " + num(half) + ", ecmp_salt: " + num(k_core_salt),
+                    "ports: " + num(2 * half) + ", nodes_per_port: " + num(h) + ", addresses: " +
+                        addresses(pod * half * h, half, h) + ", uplinks: " + num(half) +
+                        ", ecmp_salt: " + num(fabric::k_ecmp_core_salt) + leaf_ecmp +
+                        ", ecmp_below: " + num(half),
                     "switch");
         }
         // Core c: port p reaches pod p's endpoints.

@@ -4,21 +4,25 @@
 // level can run the topologies fabric.flow models at flow level (fabric/topology):
 //
 //   net:
-//     generate: leaf_spine          # or fat_tree
+//     generate: leaf_spine          # or fat_tree, rail_optimised
 //     endpoints: 32                 # endpoint i is node id i
 //     endpoint: node[*].link        # the ethernet.link of endpoint i ([*] = i): its b_out and
 //                                   # b_in face the network
-//     hosts_per_leaf: 8
-//     spines: 2                     # leaf_spine; fat_tree takes k (switch ports, even)
+//     hosts_per_leaf: 8             # rail_optimised: hosts per group (one leaf per rail)
+//     spines: 2                     # leaf_spine, rail_optimised; fat_tree takes k (even)
+//     rails: 2                      # rail_optimised: NICs per host (endpoint = host x rails
+//                                   # + rail)
+//     ecmp: hash                    # or fixed, dest_mod: fabric.flow's uplink rules
 //     uplink_rate: 20Gb/s           # leaf-spine / leaf-aggregation links; fat_tree core_rate
 //     switch: {latency: 1us}        # params of every generated switch
 //     link: {propagation: 10ns}     # params of every generated link
 //
 // The generated group holds leaf[l], spine[j] (or agg[g], core[c]) switches and up[...] (and
-// core_link[...]) links.  A leaf's last ports are `uplinks`, chosen by the ECMP hash fabric.flow
-// uses (fabric/topology/ecmp.h; an aggregation switch salts it as fabric_topology does), a
-// spine's (core's) port reaches a leaf's (pod's) run of node ids: a host's message takes the
-// path it takes at flow level.  Pure config: the result is expanded like any group.
+// core_link[...]) links.  A leaf's last ports are `uplinks`, chosen by the rule fabric.flow
+// uses (fabric/topology/ecmp.h; an aggregation switch salts the hash, or divides by the leaf's
+// choices, as fabric_topology does), a spine's (core's) port reaches a leaf's (pod's) node ids
+// (every `rails`-th for a rail's leaf): a host's message takes the path it takes at flow level.
+// Pure config: the result is expanded like any group.
 #pragma once
 
 #include <string>

@@ -134,10 +134,7 @@ int fabric_topology::agg_down(std::uint32_t agg, std::uint32_t j) const {
 
 std::uint64_t fabric_topology::pick(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,
                                     std::uint64_t salt) const {
-    if (m_s.ecmp == ecmp_rule::FIXED) return flow;
-    if (m_s.ecmp == ecmp_rule::DEST_MOD) return salt == 0 ? dst : dst / m_up;
-    const std::uint64_t h = ecmp_hash(src, dst, flow);
-    return salt == 0 ? h : ecmp_mix(h ^ salt);
+    return ecmp_pick(m_s.ecmp, src, dst, flow, salt, salt == 0 ? 1 : m_up);
 }
 
 void fabric_topology::route(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,
@@ -152,9 +149,8 @@ void fabric_topology::route(std::uint32_t src, std::uint32_t dst, std::uint64_t 
             // Aggregation switch j of the source pod, one of its cores, the same aggregation
             // position in the destination pod (core c links to aggregation c / (k/2) of every
             // pod).
-            const std::uint64_t second =
-                m_s.ecmp == ecmp_rule::FIXED ? flow / m_up : pick(src, dst, flow, 0x5eed);
-            const auto c = static_cast<std::uint32_t>(second % m_half);
+            const auto c =
+                static_cast<std::uint32_t>(pick(src, dst, flow, k_ecmp_core_salt) % m_half);
             out.push_back(agg_up(pod_of_leaf(ls) * m_half + j, c));
             out.push_back(agg_down(pod_of_leaf(ld) * m_half + j, c));
         }

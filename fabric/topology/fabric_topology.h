@@ -36,10 +36,11 @@
 #include <string>
 #include <vector>
 
+#include "fabric/topology/ecmp.h"
+
 namespace trainvp::fabric {
 
 enum class topology_kind { SINGLE_SWITCH, LEAF_SPINE, FAT_TREE, RAIL_OPTIMISED };
-enum class ecmp_rule { HASH, FIXED, DEST_MOD };
 
 struct topology_spec {
     topology_kind kind = topology_kind::SINGLE_SWITCH;

@@ -33,12 +33,29 @@ void ethernet_switch::declare(type_decl<ethernet_switch>& d) {
             "Node ids each port reaches, from its address on (a spine's port reaches a leaf's "
             "hosts)")
         .range("1", "2^20");
+    d.param("node_stride", &ethernet_switch::m_node_stride, "1",
+            "Step between the node ids a port reaches: address, address + node_stride, ... "
+            "(a rail-optimised spine's port reaches one rail of a group's hosts, every "
+            "`rails`-th node id)")
+        .range("1", "2^20");
     d.param("uplinks", &ethernet_switch::m_uplinks, "0",
             "The last `uplinks` ports lead up (a leaf's links to the spines): a frame for a "
-            "node no other port reaches leaves on uplink hash(source, destination, message) "
-            "mod uplinks, the ECMP rule of fabric.flow (fabric/topology/ecmp.h), so a message's "
-            "frames keep one path")
+            "node no other port reaches leaves on the uplink `ecmp` picks (fabric.flow's rules, "
+            "fabric/topology/ecmp.h), so a message's frames keep one path")
         .range("0", "4095");
+    d.choice("ecmp", &ethernet_switch::m_ecmp,
+             {{"hash", fabric::ecmp_rule::HASH},
+              {"fixed", fabric::ecmp_rule::FIXED},
+              {"dest_mod", fabric::ecmp_rule::DEST_MOD}},
+             "hash",
+             "The uplink of a frame: hash(source, destination, message id) mod uplinks (hash), "
+             "the message id (fixed) or the destination node id (dest_mod, D-mod-k), each "
+             "divided first by `ecmp_below`; fabric.flow's `ecmp` with the same names");
+    d.param("ecmp_below", &ethernet_switch::m_ecmp_below, "1",
+            "Choices the tiers under this switch make (1 at a leaf, a leaf's uplinks at a fat "
+            "tree's aggregation switch): fixed and dest_mod divide the message id or the "
+            "destination by it, as fabric.flow's fat tree does for its core choice")
+        .range("1", "4096");
     d.param("ecmp_salt", &ethernet_switch::m_ecmp_salt, "0",
             "Mixed into the uplink hash (0: none), so that a second tier picks independently of "
             "the first: fabric.flow's fat tree salts its core choice with 24301 (0x5eed), and "
@@ -129,7 +146,7 @@ ethernet_switch::ethernet_switch(const sc_core::sc_module_name& name, const para
     std::vector<double> ids = m_addresses;
     if (ids.empty()) {
         for (std::size_t i = 0; i < down; ++i) {
-            ids.push_back(static_cast<double>(i * m_nodes_per_port));
+            ids.push_back(static_cast<double>(i * m_nodes_per_port * m_node_stride));
         }
     }
     for (std::size_t i = 0; i < down; ++i) {
@@ -141,11 +158,12 @@ ethernet_switch::ethernet_switch(const sc_core::sc_module_name& name, const para
         const auto first = static_cast<std::size_t>(id);
         // Node ids are small in practice (array indices); a table indexed by id is the fastest
         // lookup on the per-frame path.
-        if (first + m_nodes_per_port > (1u << 20)) {
+        const std::size_t last = first + (m_nodes_per_port - 1) * m_node_stride;
+        if (last >= (1u << 20)) {
             throw input_error(where(i), path() + ".addresses[" + std::to_string(i) + "]",
                               "node ids above 2^20 are not supported");
         }
-        for (std::size_t node = first; node < first + m_nodes_per_port; ++node) {
+        for (std::size_t node = first; node <= last; node += m_node_stride) {
             if (node >= m_port_of_node.size()) m_port_of_node.resize(node + 1, -1);
             if (m_port_of_node[node] >= 0) {
                 throw input_error(where(i), path() + ".addresses[" + std::to_string(i) + "]",
@@ -181,8 +199,8 @@ std::size_t ethernet_switch::egress_port(std::uint32_t dst, std::uint32_t src, i
         return static_cast<std::size_t>(m_port_of_node[dst]);
     }
     if (m_uplinks > 0) {
-        std::uint64_t h = fabric::ecmp_hash(src, dst, msg_id);
-        if (m_ecmp_salt != 0) h = fabric::ecmp_mix(h ^ m_ecmp_salt);
+        const std::uint64_t h =
+            fabric::ecmp_pick(m_ecmp, src, dst, msg_id, m_ecmp_salt, m_ecmp_below);
         return static_cast<std::size_t>(m_ports - m_uplinks + h % m_uplinks);
     }
     throw sim_error(path() + ": a frame from node " + std::to_string(src) + " (rx[" +

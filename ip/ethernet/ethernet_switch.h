@@ -12,6 +12,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm>
 
+#include "fabric/topology/ecmp.h"
 #include "kit/flat_queue.h"
 #include "kit/ip_module.h"
 #include "traces/traced_level.h"
@@ -66,7 +67,10 @@ private:
     std::uint64_t m_ports = 0;
     std::vector<double> m_addresses;
     std::uint64_t m_nodes_per_port = 1;
+    std::uint64_t m_node_stride = 1;
     std::uint64_t m_uplinks = 0;
+    fabric::ecmp_rule m_ecmp = fabric::ecmp_rule::HASH;
+    std::uint64_t m_ecmp_below = 1;
     std::uint64_t m_ecmp_salt = 0;
     forwarding m_forwarding = forwarding::STORE_AND_FORWARD;
     units::duration m_latency;

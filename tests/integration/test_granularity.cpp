@@ -261,21 +261,27 @@ struct flow_case {
     const char* leaf_spine = "";  // bench/ring_allreduce.py --leaf-spine H:S:R, or one switch
     double tolerance = 0.005;
     const char* fat_tree = "";  // --fat-tree K:H
+    const char* rail = "";      // --rail-optimised R:H:S
+    const char* ecmp = "";      // --ecmp RULE (both levels), or the default hash
 };
 
 class flow_level : public ::testing::TestWithParam<flow_case> {};
 
 double exchange_time(const flow_case& c, const std::string& mode) {
-    const bool tiers = *c.leaf_spine != '\0', tree = *c.fat_tree != '\0';
+    const bool tiers = *c.leaf_spine != '\0', tree = *c.fat_tree != '\0', rail = *c.rail != '\0',
+               ecmp = *c.ecmp != '\0';
     const std::string name = std::string("flow_") + c.algorithm + "_" + std::to_string(c.n) +
-                             (tiers ? "_leaf_spine" : "") + (tree ? "_fat_tree" : "") + mode;
+                             (tiers ? "_leaf_spine" : "") + (tree ? "_fat_tree" : "") +
+                             (rail ? "_rail" : "") + (ecmp ? std::string("_") + c.ecmp : "") + mode;
     auto dir = test::temp_dir(name);
     const std::string cfg = (dir / "ring.yaml").string();
     const auto g = test::run_command(
         "python3 " + std::string(TRAINVP_SOURCE_DIR) + "/bench/ring_allreduce.py " +
         std::to_string(c.n) + " " + cfg + " " + mode + " --algorithm " + c.algorithm +
         (tiers ? std::string(" --leaf-spine ") + c.leaf_spine : std::string()) +
-        (tree ? std::string(" --fat-tree ") + c.fat_tree : std::string()));
+        (tree ? std::string(" --fat-tree ") + c.fat_tree : std::string()) +
+        (rail ? std::string(" --rail-optimised ") + c.rail : std::string()) +
+        (ecmp ? std::string(" --ecmp ") + c.ecmp : std::string()));
     EXPECT_EQ(g.exit_code, 0) << g.err;
     auto r = trainvp("run " + cfg + " --quiet --force --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -287,8 +293,9 @@ TEST_P(flow_level, matches_message_level) {
     const flow_case c = GetParam();
     const double m = exchange_time(c, "");
     const double f = exchange_time(c, "--flow") / m, o = exchange_time(c, "--offload") / m;
-    std::printf("%s N = %d %s: message %.3f ms, flow %+.3f %%, offloaded %+.3f %%\n", c.algorithm,
-                c.n, c.leaf_spine, m / 1e6, (f - 1) * 100, (o - 1) * 100);
+    std::printf("%s N = %d %s%s%s %s: message %.3f ms, flow %+.3f %%, offloaded %+.3f %%\n",
+                c.algorithm, c.n, c.leaf_spine, c.fat_tree, c.rail, c.ecmp, m / 1e6, (f - 1) * 100,
+                (o - 1) * 100);
     EXPECT_NEAR(f, 1.0, c.tolerance);
     EXPECT_NEAR(o, 1.0, c.tolerance);
 }
@@ -337,14 +344,48 @@ INSTANTIATE_TEST_SUITE_P(leaf_spine, flow_level,
 // fabric running the collective hashes its own flow ids, so it collides elsewhere).  That case
 // is where flow level is a few percent pessimistic: tolerance 8 % for it, 3 % (the issue's)
 // for the others.
+// D-mod-k (`ecmp: dest_mod`, at message level the generated switches' `ecmp` and `ecmp_below`)
+// sends a shift permutation's flows up distinct uplinks, so the 2D ring that hashed paths make
+// collide meets no contention: flow / offloaded +0.21 % / +0.21 % (ring_2d) on the same
+// fat tree.  Tolerance 3 %, the issue's.
 INSTANTIATE_TEST_SUITE_P(fat_tree, flow_level,
                          ::testing::Values(flow_case{"ring", 32, "", 0.03, "4:4"},
                                            flow_case{"double_binary_tree", 32, "", 0.03, "4:4"},
-                                           flow_case{"ring_2d", 32, "", 0.08, "4:4"}),
+                                           flow_case{"ring_2d", 32, "", 0.08, "4:4"},
+                                           flow_case{"ring_2d", 32, "", 0.03, "4:4", "",
+                                                     "dest_mod"}),
                          [](const ::testing::TestParamInfo<flow_case>& i) {
                              return std::string(i.param.algorithm) + "_" +
-                                    std::to_string(i.param.n);
+                                    std::to_string(i.param.n) +
+                                    (*i.param.ecmp ? std::string("_") + i.param.ecmp : "");
                          });
+
+// Rail-optimised, 16 hosts of 2 NICs (32 endpoints), groups of 4 hosts, rail r of a group on
+// the group's leaf r, 2 spines at 1:1 (20 Gb/s uplinks): `generate: rail_optimised` at message
+// level (a spine's port reaches every 2nd node id: ethernet.switch `node_stride`), fabric.flow's
+// rail_optimised at flow level.  Measured on node 0 (flow / offloaded): with D-mod-k, ring
+// -0.19 % / -0.19 % (D-mod-k is slow here, 229 ms against 168 ms hashed: a leaf's ring flows all
+// go to odd node ids, so to one spine; both levels show it), 2D ring (rows = a host's two
+// rails, which cross the spines) -0.11 % / -0.11 %; double binary tree, hashed, +0.14 % /
+// +0.14 %.  Hashed ECMP is where the levels part: the ring +4.5 % / +5.3 % on node 0 (+0.4 % /
+// +1.2 % on the last host to finish), the 2D ring -13.9 % / -7.1 %.  Where two hashed flows
+// meet on one spine's downlink they share it fairly at flow level, while at message level the
+// switch's PAUSE holds the ingress link of the frame that does not fit and every flow behind
+// that link waits too (head-of-line blocking, which fluid flows do not have): with 1 GiB switch
+// queues (no PAUSE) the 2D ring's message level drops from 178.5 to 158.7 ms and the gap to
+// -3.2 %.  Tolerances: 3 % (the issue's) where the paths do not collide, 6 % and 15 % for the two
+// hashed cases, shown here and in the user guide.
+INSTANTIATE_TEST_SUITE_P(
+    rail_optimised, flow_level,
+    ::testing::Values(flow_case{"ring", 32, "", 0.03, "", "2:4:2", "dest_mod"},
+                      flow_case{"ring", 32, "", 0.06, "", "2:4:2"},
+                      flow_case{"double_binary_tree", 32, "", 0.03, "", "2:4:2"},
+                      flow_case{"ring_2d", 32, "", 0.03, "", "2:4:2", "dest_mod"},
+                      flow_case{"ring_2d", 32, "", 0.15, "", "2:4:2"}),
+    [](const ::testing::TestParamInfo<flow_case>& i) {
+        return std::string(i.param.algorithm) + "_" + std::to_string(i.param.n) +
+               (*i.param.ecmp ? std::string("_") + i.param.ecmp : "");
+    });
 
 }  // namespace
 }  // namespace trainvp

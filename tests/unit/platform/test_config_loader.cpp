@@ -31,7 +31,13 @@ std::string param_text(const platform_desc& d, const std::string& path, const st
     const instance_desc* i = find(d, path);
     if (i == nullptr) return "<no instance>";
     for (const auto& v : i->params) {
-        if (v.name == p) return v.value.scalar();
+        if (v.name != p) continue;
+        if (!v.value.is_seq()) return v.value.scalar();
+        std::string list = "[";  // a list as its flow-style text
+        for (const auto& item : v.value.items()) {
+            list += (list.size() > 1 ? ", " : "") + item.scalar();
+        }
+        return list + "]";
     }
     return "<unset>";
 }
@@ -107,7 +113,8 @@ TEST(loader, generated_network_errors_are_located) {
 components:
   net: {generate: torus, endpoints: 4, endpoint: "n[*]", hosts_per_leaf: 2, uplink_rate: 1Gb/s}
 )"),
-              "t.yaml:3:19: error: net.generate: 'torus' is not one of leaf_spine, fat_tree");
+              "t.yaml:3:19: error: net.generate: 'torus' is not one of leaf_spine, fat_tree, "
+              "rail_optimised");
     EXPECT_EQ(error_of(R"(
 components:
   net: {generate: leaf_spine, endpoints: 6, endpoint: "n[*]", hosts_per_leaf: 4, spines: 1,
@@ -121,12 +128,65 @@ components:
 )"),
               "t.yaml:3:82: error: net.spine: unknown key of a generated network (did you mean "
               "'spines'?); expected one of generate, endpoints, endpoint, hosts_per_leaf, "
-              "spines, k, uplink_rate, core_rate, switch, link");
+              "spines, k, rails, uplink_rate, core_rate, ecmp, switch, link");
     EXPECT_EQ(error_of(R"(
 components:
   net: {generate: leaf_spine, endpoints: 8, endpoint: "n[*]", hosts_per_leaf: 4}
 )"),
               "t.yaml:3:8: error: net.uplink_rate: missing (generate: leaf_spine needs it)");
+    EXPECT_EQ(error_of(R"(
+components:
+  net: {generate: leaf_spine, endpoints: 8, endpoint: "n[*]", hosts_per_leaf: 4, spines: 2,
+        uplink_rate: 1Gb/s, ecmp: dest-mod}
+)"),
+              "t.yaml:4:35: error: net.ecmp: 'dest-mod' is not one of hash, fixed, dest_mod (did "
+              "you mean 'dest_mod'?)");
+    EXPECT_EQ(error_of(R"(
+components:
+  net: {generate: leaf_spine, endpoints: 8, endpoint: "n[*]", hosts_per_leaf: 4, spines: 2,
+        uplink_rate: 1Gb/s, rails: 2}
+)"),
+              "t.yaml:4:36: error: net.rails: impossible network: only generate: rail_optimised "
+              "has rails");
+    EXPECT_EQ(error_of(R"(
+components:
+  net: {generate: rail_optimised, endpoints: 12, endpoint: "n[*]", hosts_per_leaf: 4,
+        spines: 2, uplink_rate: 1Gb/s, rails: 2}
+)"),
+              "t.yaml:3:84: error: net.hosts_per_leaf: impossible network: 6 hosts do not fill "
+              "groups of 4");
+}
+
+// Rail-optimised: 8 hosts of 2 NICs, groups of 4: leaf 1 is rail 1 of group 0 (node ids 1, 3,
+// 5, 7); a spine's port 2 reaches rail 0 of group 1 (8, 10, 12, 14); D-mod-k on the leaves.
+TEST(loader, generates_a_rail_optimised_network) {
+    const platform_desc d = load(R"(
+components:
+  node: {type: ethernet.link, count: 16, rate: 10Gb/s}
+  net:
+    generate: rail_optimised
+    endpoints: 16
+    endpoint: node[*]
+    rails: 2
+    hosts_per_leaf: 4
+    spines: 2
+    uplink_rate: 20Gb/s
+    ecmp: dest_mod
+)");
+    EXPECT_EQ(param_text(d, "net.leaf[1]", "addresses"), "[1, 3, 5, 7]");
+    EXPECT_EQ(param_text(d, "net.leaf[1]", "ecmp"), "dest_mod");
+    EXPECT_EQ(param_text(d, "net.spine[0]", "addresses"), "[0, 1, 8, 9]");
+    EXPECT_EQ(param_text(d, "net.spine[0]", "node_stride"), "2");
+    EXPECT_EQ(param_text(d, "net.spine[0]", "nodes_per_port"), "4");
+    auto wired = [&](const std::string& from, const std::string& to) {
+        for (const auto& c : d.connections) {
+            if (c.from == from && c.to == to) return true;
+        }
+        return false;
+    };
+    // Node 11: host 5 (group 1, position 1), rail 1: leaf 3, port 1.
+    EXPECT_TRUE(wired("node[11].b_out", "net.leaf[3].rx[1]"));
+    EXPECT_TRUE(wired("net.leaf[3].tx[1]", "node[11].b_in"));
 }
 
 TEST(loader, array_of_template_expands_with_overrides) {
