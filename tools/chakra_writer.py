@@ -217,9 +217,16 @@ def tp_dp(ranks, tp_size=2):
     return out
 
 
-def pp_yaml(traces_, hosts):
+def pp_yaml(traces_, hosts, include=None, description=None):
     """The pipeline written as trainvp op lists: one op per node, in the trace's order."""
-    lines = ["workload:", "  ops:"]
+    lines = ["# Written by tools/chakra_writer.py pp PREFIX --yaml: the pipeline trace's nodes as",
+             "# trainvp ops, one for one (compute by FLOPs and bytes on the cpu, sends and receives",
+             "# on the comm unit, as workload.chakra maps them)."]
+    if include:
+        lines.append(f"include: {include}")
+    if description:
+        lines.append(f"description: {description}")
+    lines += ["workload:", "  ops:"]
     for r, t in enumerate(traces_):
         lines.append(f"    {hosts.format(r)}:")
         for n in t.nodes:
@@ -307,6 +314,8 @@ def main():
     ap.add_argument("--ranks", type=int, default=4)
     ap.add_argument("--yaml", help="also write the workload as trainvp op lists (pp)")
     ap.add_argument("--hosts", default="node[{}].host", help="host path of rank {} in --yaml")
+    ap.add_argument("--include", help="the platform file the --yaml config includes")
+    ap.add_argument("--description", help="the --yaml config's description")
     a = ap.parse_args()
     os.makedirs(os.path.dirname(os.path.abspath(a.prefix)), exist_ok=True)
     if a.workload.startswith("bad:"):
@@ -316,7 +325,7 @@ def main():
         datas = [t.data() for t in ts]
         if a.yaml:
             with open(a.yaml, "w") as f:
-                f.write(pp_yaml(ts, a.hosts))
+                f.write(pp_yaml(ts, a.hosts, a.include, a.description))
     for r, d in enumerate(datas):
         with open(f"{a.prefix}.{r}.et", "wb") as f:
             f.write(d)
