@@ -11,8 +11,9 @@ is written here by hand, as Chakra's src/third_party/utils/protolib.py encodeMes
 WORKLOAD: dp (data parallel, bucketed all-reduce), tp (tensor parallel: all-gather and
 reduce-scatter), pp (pipeline stages: sends and receives), moe (an MoE layer: all-to-all),
 tp_dp (tensor x data parallel over process groups), or bad:NAME (a malformed trace for
-tests/configs/bad; see BAD below).  --yaml also writes the same workload as trainvp op lists
-(pp only: its ops are sends, receives and compute, written out one for one).
+tests/configs/bad; see bad() below).  --yaml also writes the same workload as trainvp op lists
+(ops_yaml: every node written out, collectives expanded here from their algorithms; dp, tp, pp
+and moe).
 Needs python3-protobuf and protoc (scripts/setup.sh installs both).
 """
 import argparse
@@ -217,34 +218,162 @@ def tp_dp(ranks, tp_size=2):
     return out
 
 
-def pp_yaml(traces_, hosts, include=None, description=None):
-    """The pipeline written as trainvp op lists: one op per node, in the trace's order."""
-    lines = ["# Written by tools/chakra_writer.py pp PREFIX --yaml: the pipeline trace's nodes as",
-             "# trainvp ops, one for one (compute by FLOPs and bytes on the cpu, sends and receives",
-             "# on the comm unit, as workload.chakra maps them)."]
+def partition(n, parts):
+    """Elements [0, n) in `parts` chunks, the first n % parts one larger (schedule.h)."""
+    out, off = [], 0
+    for i in range(parts):
+        c = n // parts + (1 if i < n % parts else 0)
+        out.append((off, c))
+        off += c
+    return out
+
+
+def ring_rounds(kind, N, r, n):
+    """Rank r's rounds of a ring collective, written out from the algorithm (Patarasuk & Yuan's
+    ring; ring.cpp, ring_gather.cpp): per round (sends, receives), a send (peer, offset, count),
+    a receive (peer, offset, count, reduce?).  The tag of a pair's k-th message is k."""
+    blocks = partition(n, N)
+    nxt, prv = (r + 1) % N, (r - 1) % N
+    phases = {"all_reduce": [(True, 0), (False, N - 1)], "reduce_scatter": [(True, 0)],
+              "all_gather": [(False, N - 1)]}[kind]
+    rounds = []
+    for reduce, shift in phases:
+        if kind == "reduce_scatter":
+            shift = 1
+        for s in range(1, N):
+            sent = blocks[(r - s + 1 - shift) % N]
+            got = blocks[(prv - s + 1 - shift) % N]
+            rounds.append(([(nxt,) + sent], [(prv,) + got + (reduce,)]))
+    return rounds
+
+
+def direct_all_to_all_rounds(N, r, n):
+    """One round: block q of the send half [0, n) to rank q, rank q's block into slot q of the
+    receive half [n, 2n) (all_to_all.cpp's direct exchange)."""
+    c = n // N
+    sends = [(q, q * c, c) for q in range(N) if q != r]
+    recvs = [(q, n + q * c, c, False) for q in range(N) if q != r]
+    return [(sends, recvs)]
+
+
+class op_writer:
+    """One rank's op list, written as trainvp's YAML ops (workloads/ops/README.md)."""
+
+    def __init__(self):
+        self.lines = []
+        self.count = 0
+
+    def add(self, text, after=()):
+        name = f"o{self.count}"
+        self.count += 1
+        dep = f", after: [{', '.join(sorted(set(after), key=lambda x: int(x[1:])))}]" if after else ""
+        self.lines.append(f"      - {{{text}, name: {name}{dep}}}")
+        return name
+
+    def collective(self, rounds, peer_node, tag_base, start_after):
+        """The rounds as ops, as workload.chakra runs a schedule on hosts (workloads/iteration
+        README, "Expansion rules"): sends first, then receives (a reduce's sum right after its
+        receive); every send and receive waits for what finished the previous round, a send
+        also for the op that last wrote its range, a sum for its receive and that writer.
+        Returns the ops that nothing in the collective waits for."""
+        barrier = list(start_after)
+        writer = {}  # (offset, count) -> the op that last wrote it (ranges never overlap here)
+        tags = {}
+        for sends, recvs in rounds:
+            frontier = []
+            for peer, off, cnt in sends:
+                if cnt == 0:
+                    continue
+                t = tags.get(("s", peer), 0)
+                tags[("s", peer)] = t + 1
+                deps = barrier + ([writer[(off, cnt)]] if (off, cnt) in writer else [])
+                frontier.append(self.add(
+                    f"op: send, to: {peer_node[peer]}, bytes: {4 * cnt}B, tag: {tag_base + t}, "
+                    f"address: {hex(4 * off)}, unit: comm", deps))
+            for peer, off, cnt, reduce in recvs:
+                if cnt == 0:
+                    continue
+                t = tags.get(("r", peer), 0)
+                tags[("r", peer)] = t + 1
+                rv = self.add(f"op: recv, from: {peer_node[peer]}, bytes: {4 * cnt}B, "
+                              f"tag: {tag_base + t}, address: {hex(4 * off)}, unit: comm", barrier)
+                if not reduce:
+                    writer[(off, cnt)] = rv
+                    frontier.append(rv)
+                    continue
+                deps = [rv] + ([writer[(off, cnt)]] if (off, cnt) in writer else [])
+                sm = self.add(f"op: sum, bytes: {4 * cnt}B, inputs: 2, address: {hex(4 * off)}",
+                              deps)
+                writer[(off, cnt)] = sm
+                frontier.append(sm)
+            barrier = frontier
+        return barrier
+
+
+def max_tag(rounds):
+    """The largest tag of the collective on any rank = messages per pair - 1 (every rank of
+    these schedules sends its peers the same number of messages)."""
+    per = {}
+    for sends, _ in rounds:
+        for peer, _, cnt in sends:
+            per[peer] = per.get(peer, 0) + 1
+    return max(per.values()) - 1
+
+
+def ops_yaml(traces_, hosts, include=None, description=None):
+    """The traces written as trainvp op lists, node for node, in each trace's order (they are
+    written in dependency order): compute by FLOPs and bytes on the cpu, delays for durations, a
+    memory load as a 0-FLOP pass over its bytes, sends and receives on the comm unit, and each
+    collective expanded from its ring or direct algorithm (ring_rounds,
+    direct_all_to_all_rounds) with the tags workload.chakra gives it (2^31 + group x 2^24 +
+    the group's earlier collectives' tags).  World-group collectives only."""
+    lines = ["# Written by tools/chakra_writer.py WORKLOAD PREFIX --yaml: the trace's nodes as",
+             "# trainvp ops, collectives expanded by the writer from their algorithms (ring",
+             "# all-reduce, ring all-gather / reduce-scatter, direct all-to-all)."]
     if include:
         lines.append(f"include: {include}")
     if description:
         lines.append(f"description: {description}")
     lines += ["workload:", "  ops:"]
+    N = len(traces_)
+    nodes = list(range(N))
+    kinds = {ALL_REDUCE: "all_reduce", ALL_GATHER: "all_gather", REDUCE_SCATTER: "reduce_scatter",
+             ALL_TO_ALL: "all_to_all"}
     for r, t in enumerate(traces_):
-        lines.append(f"    {hosts.format(r)}:")
+        w = op_writer()
+        done = {}
+        tag_next = 0
         for n in t.nodes:
             a = {x.name: x for x in n.attr}
-            after = [t.nodes[d].name for d in list(n.data_deps) + list(n.ctrl_deps)]
-            dep = f", after: [{', '.join(after)}]" if after else ""
-            if n.type == COMP:
-                op = (f"{{op: compute, flops: {a['num_ops'].int64_val}, "
-                      f"bytes: {a['tensor_size'].uint64_val}B")
+            after = [x for d in list(n.ctrl_deps) + list(n.data_deps) for x in done[d]]
+            if n.type in (COMP, MEM_LOAD) and n.duration_micros:
+                done[n.id] = [w.add(f"op: delay, time: {n.duration_micros}us, unit: cpu, "
+                                    f"phase: compute", after)]
+            elif n.type == COMP:
+                done[n.id] = [w.add(f"op: compute, flops: {a['num_ops'].int64_val}, "
+                                    f"bytes: {a['tensor_size'].uint64_val}B", after)]
+            elif n.type == MEM_LOAD:
+                done[n.id] = [w.add(f"op: compute, flops: 0, bytes: {a['tensor_size'].uint64_val}B",
+                                    after)]
             elif n.type == SEND:
-                op = (f"{{op: send, to: {a['comm_dst'].int32_val}, "
-                      f"bytes: {a['comm_size'].int64_val}B, tag: {a['comm_tag'].int32_val}, unit: comm")
+                done[n.id] = [w.add(f"op: send, to: {a['comm_dst'].int32_val}, "
+                                    f"bytes: {a['comm_size'].int64_val}B, "
+                                    f"tag: {a['comm_tag'].int32_val}, unit: comm", after)]
             elif n.type == RECV:
-                op = (f"{{op: recv, from: {a['comm_src'].int32_val}, "
-                      f"bytes: {a['comm_size'].int64_val}B, tag: {a['comm_tag'].int32_val}, unit: comm")
+                done[n.id] = [w.add(f"op: recv, from: {a['comm_src'].int32_val}, "
+                                    f"bytes: {a['comm_size'].int64_val}B, "
+                                    f"tag: {a['comm_tag'].int32_val}, unit: comm", after)]
+            elif n.type == COLL and "pg_name" not in a:
+                kind = kinds[a["comm_type"].int64_val]
+                elems = a["comm_size"].int64_val // 4
+                rounds = (direct_all_to_all_rounds(N, r, elems) if kind == "all_to_all"
+                          else ring_rounds(kind, N, r, elems))
+                done[n.id] = w.collective(rounds, nodes, (1 << 31) + tag_next, after)
+                tag_next += max_tag(rounds) + 1
             else:
-                raise SystemExit("pp_yaml: only compute, send and recv nodes")
-            lines.append(f"      - {op}, name: {n.name}{dep}}}")
+                raise SystemExit(f"ops_yaml: node {n.id} has no op-list form here")
+        lines.append(f"    {hosts.format(r)}:")
+        lines += w.lines
     return "\n".join(lines) + "\n"
 
 
@@ -312,7 +441,7 @@ def main():
     ap.add_argument("workload")
     ap.add_argument("prefix")
     ap.add_argument("--ranks", type=int, default=4)
-    ap.add_argument("--yaml", help="also write the workload as trainvp op lists (pp)")
+    ap.add_argument("--yaml", help="also write the workload as trainvp op lists")
     ap.add_argument("--hosts", default="node[{}].host", help="host path of rank {} in --yaml")
     ap.add_argument("--include", help="the platform file the --yaml config includes")
     ap.add_argument("--description", help="the --yaml config's description")
@@ -325,7 +454,7 @@ def main():
         datas = [t.data() for t in ts]
         if a.yaml:
             with open(a.yaml, "w") as f:
-                f.write(pp_yaml(ts, a.hosts, a.include, a.description))
+                f.write(ops_yaml(ts, a.hosts, a.include, a.description))
     for r, d in enumerate(datas):
         with open(f"{a.prefix}.{r}.et", "wb") as f:
             f.write(d)
