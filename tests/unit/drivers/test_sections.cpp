@@ -136,7 +136,7 @@ struct cluster {
 TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_order) {
     const section_registry& r = section_registry::global();
     EXPECT_EQ(r.names(),
-              (std::vector<std::string>{"chiplet_training", "ops", "probe", "training"}));
+              (std::vector<std::string>{"chakra", "chiplet_training", "ops", "probe", "training"}));
     std::vector<std::string> keys;
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
     EXPECT_EQ(
@@ -153,7 +153,7 @@ TEST(hand_out, an_unknown_section_names_the_registered_ones) {
     cluster c(2);
     EXPECT_EQ(error_of("workload:\n  trainig: {}\n", c.platform),
               "t.yaml:2:3: error: workload.trainig: unknown workload key (did you mean "
-              "'training'?); expected chiplet_training, ops, probe or training");
+              "'training'?); expected chakra, chiplet_training, ops, probe or training");
 }
 
 TEST(hand_out, a_section_registered_outside_reads_its_declared_params) {
