@@ -104,6 +104,42 @@ TEST(chakra_ops, process_groups_run_on_their_members_with_their_own_tags) {
     }
 }
 
+// Binomial broadcast and reduce over N = 4 move the vector N - 1 = 3 times in all (each
+// non-root rank receives it once / sends once); a direct all-to-all of a 4096 B send buffer
+// sends each of the N - 1 others its block of 4096 / N = 1024 B.
+TEST(chakra_ops, rooted_collectives_and_all_to_all_move_their_closed_form_messages) {
+    std::vector<trace_builder> ts(4);
+    for (auto& t : ts) {
+        auto& b = t.coll(0, trainvp_chakra::BROADCAST, 4096);
+        trace_builder::attr_i32(b, "root", 2);
+        auto& rd = t.coll(1, trainvp_chakra::REDUCE, 4096, {0});
+        trace_builder::attr_i32(rd, "root", 1);
+        t.coll(2, trainvp_chakra::ALL_TO_ALL, 4096, {1});
+    }
+    const trace_ops job(read_all(ts), ids(4));
+    std::size_t bcast_sends = 0, reduce_sums = 0;
+    for (int r = 0; r < 4; ++r) {
+        const auto l = job.rank_ops(r);
+        std::size_t a2a = 0;
+        for (const auto& o : l) {
+            const bool is_a2a = o.name.rfind("node 2/", 0) == 0;
+            if (o.kind == op_kind::SEND && o.name.rfind("node 0/", 0) == 0) {
+                ++bcast_sends;
+                EXPECT_EQ(o.bytes, 4096u);
+            }
+            if (o.kind == op_kind::SUM && o.name.rfind("node 1/", 0) == 0) ++reduce_sums;
+            if (o.kind == op_kind::SEND && is_a2a) {
+                ++a2a;
+                EXPECT_EQ(o.bytes, 1024u);
+                EXPECT_NE(o.peer, static_cast<std::uint32_t>(r));
+            }
+        }
+        EXPECT_EQ(a2a, 3u) << r;
+    }
+    EXPECT_EQ(bcast_sends, 3u);
+    EXPECT_EQ(reduce_sums, 3u);  // one add per message into its receiver
+}
+
 TEST(chakra_ops, compute_by_duration_is_a_delay_and_gpu_nodes_go_to_the_gpu) {
     std::vector<trace_builder> ts(2);
     for (auto& t : ts) {
