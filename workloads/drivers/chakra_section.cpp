@@ -130,6 +130,18 @@ std::optional<int> chakra_section::hand_out(const config_node& node, const hand_
         }
         for (const auto& [id, p] : by_id) hosts.push_back(roster.find(p, node.loc(), base));
         if (hosts.empty()) {
+            // A chiplet package takes a chiplet_training plan, not op lists: say so rather
+            // than only that nothing runs ops (workloads/chakra/README.md, "What is not done").
+            for (const std::string& p : ctx.platform.paths()) {
+                const std::optional<block_facts> b = ctx.platform.block(p);
+                if (b && b->chiplet_training != nullptr) {
+                    throw input_error(node.loc(), base,
+                                      "the platform has no block that runs ops; " + p + " (" +
+                                          b->type +
+                                          ") runs chiplet_training plans only, not a trace's op "
+                                          "lists");
+                }
+            }
             throw input_error(node.loc(), base, "the platform has no block that runs ops");
         }
     }
