@@ -9,6 +9,7 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     clang libclang-rt-14-dev clang-format python3 python3-matplotlib python3-yaml
     parallel
+    libprotobuf-dev protobuf-compiler python3-protobuf  # Chakra traces (workloads/chakra)
     chromium    # tools.report renders report.html headless (trainvp report)
 )
 

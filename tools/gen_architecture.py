@@ -30,6 +30,7 @@ LAYERS = [
     ("models", "pure C++ models: schedules, codecs, the zoo, op lists, the NoC's network, the "
      "flow level's engine and topologies",
      ["workloads/collectives", "workloads/models", "workloads/ops", "workloads/iteration",
+      "workloads/chakra",
       "ip/codecs", "noc", "fabric"]),
     ("kit", "the block kit (SystemC): ip_module, ip_type, registry, wake queue, resources",
      ["kit"]),

@@ -136,7 +136,7 @@ struct cluster {
 TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_order) {
     const section_registry& r = section_registry::global();
     EXPECT_EQ(r.names(),
-              (std::vector<std::string>{"chiplet_training", "ops", "probe", "training"}));
+              (std::vector<std::string>{"chakra", "chiplet_training", "ops", "probe", "training"}));
     std::vector<std::string> keys;
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
     EXPECT_EQ(
@@ -153,7 +153,28 @@ TEST(hand_out, an_unknown_section_names_the_registered_ones) {
     cluster c(2);
     EXPECT_EQ(error_of("workload:\n  trainig: {}\n", c.platform),
               "t.yaml:2:3: error: workload.trainig: unknown workload key (did you mean "
-              "'training'?); expected chiplet_training, ops, probe or training");
+              "'training'?); expected chakra, chiplet_training, ops, probe or training");
+}
+
+// workload.chakra's short form on 4 hosts: every host (by node id) is a rank and takes the data
+// parallel trace's ops as one source: 4 forward and 4 backward compute ops, 2 ring all-reduces
+// of 2(N-1) = 6 sends, 6 receives and N-1 = 3 sums each, and the update's delay: 8 + 30 + 1.
+TEST(hand_out, chakra_hands_each_rank_its_trace_as_ops) {
+    cluster c(4);
+    const std::string prefix = std::string(TRAINVP_SOURCE_DIR) + "/configs/examples/chakra/dp";
+    const config_node doc = config_node::parse("workload:\n  chakra: " + prefix + "\n", "t.yaml");
+    EXPECT_EQ(hand_out_workload(*doc.find("workload"), c.platform, 1, false), 1);
+    for (const auto& s : c.sinks) {
+        EXPECT_EQ(s->sources, 1);
+        EXPECT_EQ(s->ops, 39u);
+        EXPECT_EQ(s->key, "workload.chakra");
+    }
+    // Three hosts for a 4-rank trace: the rank counts differ.
+    cluster three(3);
+    EXPECT_EQ(error_of("workload:\n  chakra: {trace: " + prefix + ", hosts: 'node[*].host'}\n",
+                       three.platform),
+              "t.yaml:2:19: error: workload.chakra.trace: there is a trace " + prefix +
+                  ".3.et but only 3 hosts: the job has more ranks than hosts");
 }
 
 TEST(hand_out, a_section_registered_outside_reads_its_declared_params) {
