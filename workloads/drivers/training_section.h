@@ -14,6 +14,7 @@
 #include "core/units.h"
 #include "workloads/collectives/worker_aggregator.h"
 #include "workloads/drivers/workload_section.h"
+#include "workloads/iteration/parallel_training_builder.h"
 #include "workloads/iteration/training_builder.h"
 
 namespace trainvp::drivers {
@@ -49,6 +50,11 @@ private:
     std::int64_t m_group = 0;
     std::int64_t m_levels = 2;
     config_node m_gradient;
+    // Modern parallelism (workloads::parallel_training_builder).
+    workloads::sharding_mode m_sharding = workloads::sharding_mode::NONE;
+    std::int64_t m_tensor_parallel = 1;
+    std::int64_t m_pipeline_stages = 1;
+    std::int64_t m_micro_batches = 1;
 };
 
 }  // namespace trainvp::drivers
