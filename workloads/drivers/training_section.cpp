@@ -262,8 +262,7 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         scheme_key = k;
     }
     if (const config_node* v = t.find("micro_batches"); v != nullptr && m_pipeline_stages <= 1) {
-        throw input_error(v->loc(), key_of("micro_batches"),
-                          "applies to pipeline_stages > 1 only");
+        throw input_error(v->loc(), key_of("micro_batches"), "applies to pipeline_stages > 1 only");
     }
     if (scheme != nullptr) {
         const std::string with = " does not combine with " + scheme_key;
@@ -445,12 +444,19 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         try {
             pb.emplace(model, po);
         } catch (const std::invalid_argument& e) {
-            throw input_error(scheme->loc(), key_of(scheme_key), e.what());
+            // Reported at the option the message starts with (micro_batches, ...).
+            const std::string msg = e.what();
+            for (const char* k : {"micro_batches", "tensor_parallel", "pipeline_stages"}) {
+                const std::string key = k;
+                if (msg.rfind(key + " ", 0) == 0 && t.find(k) != nullptr) {
+                    throw input_error(t.find(k)->loc(), key_of(k), msg);
+                }
+            }
+            throw input_error(scheme->loc(), key_of(scheme_key), msg);
         }
         for (std::size_t r = 0; r < workers.size(); ++r) {
             workers[r].sink->accept_source(
-                std::make_unique<ops::list_source>(ops::op_list(pb->worker_ops(r))), t.loc(),
-                base);
+                std::make_unique<ops::list_source>(ops::op_list(pb->worker_ops(r))), t.loc(), base);
         }
         return o.iterations;
     }

@@ -111,17 +111,19 @@ parallel_training_builder::parallel_training_builder(const models::model& m, par
                         (m_options.tensor_parallel > 1 ? 1 : 0) +
                         (m_options.pipeline_stages > 1 ? 1 : 0);
     if (schemes == 0) {
-        throw std::invalid_argument(what + ": none of sharding, tensor_parallel (> 1) and "
-                                           "pipeline_stages (> 1) is set");
+        throw std::invalid_argument(what +
+                                    ": none of sharding, tensor_parallel (> 1) and "
+                                    "pipeline_stages (> 1) is set");
     }
     if (schemes > 1) {
         throw std::invalid_argument(
             "sharding, tensor_parallel and pipeline_stages do not combine yet: set one of them");
     }
     if (N < 2) {
-        throw std::invalid_argument("sharding, tensor_parallel and pipeline_stages need at "
-                                    "least 2 workers, got " +
-                                    std::to_string(N));
+        throw std::invalid_argument(
+            "sharding, tensor_parallel and pipeline_stages need at "
+            "least 2 workers, got " +
+            std::to_string(N));
     }
     if (m_options.iterations < 1) throw std::invalid_argument(what + ": iterations < 1");
     if (m_options.tensor_parallel < 1) {
@@ -146,8 +148,8 @@ parallel_training_builder::parallel_training_builder(const models::model& m, par
                                     std::to_string(n) + " layers of model " + m_model.name());
     }
     if (N % S != 0) {
-        throw std::invalid_argument("pipeline_stages " + std::to_string(S) + " does not divide the " +
-                                    std::to_string(N) + " workers");
+        throw std::invalid_argument("pipeline_stages " + std::to_string(S) +
+                                    " does not divide the " + std::to_string(N) + " workers");
     }
     if (m_model.batch() % m_options.micro_batches != 0) {
         throw std::invalid_argument("micro_batches " + std::to_string(m_options.micro_batches) +
@@ -303,8 +305,8 @@ op parallel_training_builder::compute_op(std::size_t layer, bool forward, double
              (micro >= 0 ? "_mb" + std::to_string(micro) : std::string());
     x.unit = op_unit::CPU;
     x.phase = forward ? ops::op_phase::FORWARD : ops::op_phase::BACKWARD;
-    const bool measured = forward ? m_options.forward_ps.has_value()
-                                  : m_options.backward_ps.has_value();
+    const bool measured =
+        forward ? m_options.forward_ps.has_value() : m_options.backward_ps.has_value();
     if (measured) {
         x.kind = op_kind::DELAY;
         x.delay_ps = static_cast<std::uint64_t>(
@@ -312,8 +314,8 @@ op parallel_training_builder::compute_op(std::size_t layer, bool forward, double
     } else {
         x.kind = op_kind::COMPUTE;
         x.flops = (forward ? c.forward_flops : c.backward_flops) * share;
-        x.bytes = static_cast<std::uint64_t>(
-            std::llround(static_cast<double>(forward ? c.forward_bytes : c.backward_bytes) * share));
+        x.bytes = static_cast<std::uint64_t>(std::llround(
+            static_cast<double>(forward ? c.forward_bytes : c.backward_bytes) * share));
         x.address = training_builder::k_weight_base;
     }
     return x;
@@ -390,10 +392,9 @@ void parallel_training_builder::sharded(std::vector<op>& list, std::size_t rank,
     // ZeRO-3: layer l's parameters, gathered from every rank's shard.
     auto gather_params = [&](std::size_t l, const std::vector<std::size_t>& start,
                              const std::string& what) {
-        return w.collective("ring_allgather", all,
-                            static_cast<std::uint64_t>(layers[l].weight_grad_bytes) / bpv,
-                            weights + offset[l], rank, start,
-                            prefix + "ag_" + what + "_" + layers[l].name + ".");
+        return w.collective(
+            "ring_allgather", all, static_cast<std::uint64_t>(layers[l].weight_grad_bytes) / bpv,
+            weights + offset[l], rank, start, prefix + "ag_" + what + "_" + layers[l].name + ".");
     };
 
     // Forward: (ZeRO-3) each layer waits for its gathered parameters; the comm unit gathers
@@ -483,8 +484,8 @@ void parallel_training_builder::tensor(std::vector<op>& list, std::size_t rank, 
     std::vector<std::size_t> pending;
     for (std::size_t l = 0; l < n; ++l) {
         const bool split = layers[l].weight_grad_bytes > 0;
-        const std::size_t f = w.push(with_after(
-            compute_op(l, true, split ? share : 1.0, prefix), pending));
+        const std::size_t f =
+            w.push(with_after(compute_op(l, true, split ? share : 1.0, prefix), pending));
         pending = {f};
         if (split) {
             // The partial outputs summed within the group (Megatron's f/g operators).
@@ -496,8 +497,8 @@ void parallel_training_builder::tensor(std::vector<op>& list, std::size_t rank, 
     std::uint64_t shard = 0;  // this rank's parameter bytes: ceil(params / T) per split layer
     for (std::size_t l = n; l-- > 0;) {
         const bool split = layers[l].weight_grad_bytes > 0;
-        const std::size_t b = w.push(with_after(
-            compute_op(l, false, split ? share : 1.0, prefix), pending));
+        const std::size_t b =
+            w.push(with_after(compute_op(l, false, split ? share : 1.0, prefix), pending));
         pending = {b};
         if (split) {
             shard += (static_cast<std::uint64_t>(layers[l].params) + T - 1) / T * bpv;
@@ -572,14 +573,13 @@ void parallel_training_builder::pipeline(std::vector<op>& list, std::size_t rank
         if (any) after.push_back(last);
         if (forward && s > 0) {
             after.push_back(p2p(op_kind::RECV, prev_node, cut_bytes(static_cast<std::size_t>(s)),
-                                base_tag + static_cast<std::uint32_t>(m),
-                                prefix + "recv_act" + mb, {}));
+                                base_tag + static_cast<std::uint32_t>(m), prefix + "recv_act" + mb,
+                                {}));
         }
         if (!forward && s < S - 1) {
-            after.push_back(p2p(op_kind::RECV, next_node,
-                                cut_bytes(static_cast<std::size_t>(s) + 1),
-                                base_tag + static_cast<std::uint32_t>(M + m),
-                                prefix + "recv_grad" + mb, {}));
+            after.push_back(
+                p2p(op_kind::RECV, next_node, cut_bytes(static_cast<std::size_t>(s) + 1),
+                    base_tag + static_cast<std::uint32_t>(M + m), prefix + "recv_grad" + mb, {}));
         }
         if (forward) {
             for (std::size_t l = lo; l < hi; ++l) {

@@ -108,8 +108,8 @@ std::uint64_t ideal_makespan(const std::vector<std::vector<op>>& lists, std::uin
         }
     }
     for (std::size_t r = 0; r < R; ++r) {
-        EXPECT_EQ(next[r], lists[r].size()) << "rank " << r << " deadlocks at op "
-                                            << lists[r][next[r]].name;
+        EXPECT_EQ(next[r], lists[r].size())
+            << "rank " << r << " deadlocks at op " << lists[r][next[r]].name;
     }
     return makespan;
 }
@@ -153,7 +153,8 @@ TEST(parallel_training_builder, zero3_sends_three_times_n_minus_1_over_n_of_the_
         std::size_t fwd = 0;
         while (l[fwd].name != "fwd_fc2") ++fwd;
         bool gathered = false;
-        for (std::size_t a : l[fwd].after) gathered = gathered || l[a].name.rfind("ag_fwd_fc2.", 0) == 0;
+        for (std::size_t a : l[fwd].after)
+            gathered = gathered || l[a].name.rfind("ag_fwd_fc2.", 0) == 0;
         EXPECT_TRUE(gathered);
     }
 }
