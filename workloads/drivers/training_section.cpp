@@ -28,7 +28,9 @@ void training_section::declare(section_decl<training_section>& d) {
         "Forward, backward, the gradient exchange and the update for each worker (and an "
         "aggregator), workloads/iteration/README.md; workers and the aggregator are blocks that "
         "run ops and have a node_id (host.cpu), and a rank's node id is that param as "
-        "configured.");
+        "configured. sharding, tensor_parallel and pipeline_stages generate sharded, "
+        "tensor-parallel or 1F1B pipeline iterations instead (workloads/iteration/"
+        "parallel_training_builder.h).");
     d.required("model", &training_section::m_model,
                "A zoo model (workloads/models/zoo/<name>.yaml), or a model file's path (relative "
                "to this config)");

@@ -2,6 +2,9 @@
 // workloads::training_builder and handed to each worker (and an aggregator) as its op stream,
 // one iteration at a time (workloads::iteration_source).  See docs/user-guide.md ("Training
 // iterations") and `trainvp describe workload.training`.
+// With sharding, tensor_parallel or pipeline_stages, workloads::parallel_training_builder
+// generates every iteration of each worker's list at set-up instead (docs/user-guide.md,
+// "Modern parallelism").
 //
 // hand_out reads the declared params, resolves the hosts (host_roster), checks that compressible
 // traffic meets compressing NICs, builds the iteration and hands it out; with `gradient:` the

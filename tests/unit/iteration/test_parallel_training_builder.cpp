@@ -129,7 +129,7 @@ TEST(parallel_training_builder, zero2_sends_two_times_n_minus_1_over_n_of_the_pa
         EXPECT_EQ(sent(l), 2 * 3 * k_tiny_param_bytes / 4);  // exact: 4 divides every count
         EXPECT_EQ(find(l, "update_all").bytes, k_tiny_param_bytes / 4);
     }
-    EXPECT_EQ(ideal_makespan(lists, 1000) > 0, true);
+    EXPECT_GT(ideal_makespan(lists, 1000), 0u);
 }
 
 // ZeRO-3: each layer's parameters all-gathered before its forward and again before its
