@@ -144,7 +144,8 @@ TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_o
         "model, model_parameters, batch, workers, aggregator, algorithm, policy, "
         "bucket, compute, update, forward_time, backward_time, compute_model, "
         "conv_algorithm, workspace_limit, dilation_zeros, model_parallel_from, iterations, tos, "
-        "broadcast, compression, offload, group, levels, gradient");
+        "broadcast, compression, offload, group, levels, gradient, sharding, "
+        "tensor_parallel, pipeline_stages, micro_batches");
     EXPECT_TRUE(r.find("ops")->params.empty());
     EXPECT_FALSE(r.find("ops")->description.empty());
 }
@@ -249,7 +250,8 @@ TEST(training_section, keys_and_hosts_are_checked) {
               "algorithm, policy, bucket, compute, update, forward_time, backward_time, "
               "compute_model, conv_algorithm, workspace_limit, dilation_zeros, "
               "model_parallel_from, iterations, tos, "
-              "broadcast, compression, offload, group, levels, gradient");
+              "broadcast, compression, offload, group, levels, gradient, sharding, "
+              "tensor_parallel, pipeline_stages, micro_batches");
     EXPECT_EQ(error_of("workload:\n  training: {model: hdc, workers: x}\n", c.platform),
               "t.yaml:2:13: error: workload.training.batch: missing; a training workload needs "
               "model, batch and workers");
