@@ -378,3 +378,35 @@ TEST(cli, a_config_with_nothing_to_run_is_an_input_error) {
 
 }  // namespace
 }  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+// Issue 31: a run that stops early (here at max_time, in the middle of a 64 MB transfer whose
+// links and PCIe slots were reserved whole when it started) reports its statistics over the
+// time that ran, marks them incomplete, and shows no utilisation above 1.
+TEST(cli, a_run_stopped_early_reports_statistics_over_the_time_that_ran) {
+    auto dir = test::temp_dir("stopped_early");
+    auto r = trainvp("run configs/examples/two_nodes.yaml --set simulation.max_time=20ms --out " +
+                     dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("statistics incomplete: the run stopped at 20 ms (max_time)"),
+              std::string::npos)
+        << r.out;
+    auto stats = nlohmann::json::parse(test::read_file(dir / "stats.json"));
+    EXPECT_EQ(stats["run"]["status"], "max_time");
+    EXPECT_EQ(stats["run"]["statistics"].get<std::string>().rfind("incomplete: ", 0), 0u);
+    std::size_t fractions = 0;
+    for (const auto& [path, block] : stats["blocks"].items()) {
+        for (const auto& [name, s] : block["stats"].items()) {
+            if (name.find("utilisation") == std::string::npos || !s["value"].is_number()) continue;
+            ++fractions;
+            EXPECT_LE(s["value"].get<double>(), 1.0) << path << "." << name;
+            EXPECT_GE(s["value"].get<double>(), 0.0) << path << "." << name;
+        }
+    }
+    EXPECT_GT(fractions, 10u);
+}
+
+}  // namespace
+}  // namespace trainvp
