@@ -210,8 +210,8 @@ config_node config_node::from_yaml(const YAML::Node& n, const std::string& file,
                     throw input_error(kloc, path ? key_path : key,
                                       "duplicate key (first given at " + prev->key_loc.str() + ")");
                 }
-                out.m_entries.push_back(
-                    entry{key, kloc, from_yaml(kv.second, file, path ? &key_path : nullptr, budget)});
+                out.m_entries.push_back(entry{
+                    key, kloc, from_yaml(kv.second, file, path ? &key_path : nullptr, budget)});
             }
             break;
     }
@@ -241,8 +241,7 @@ config_node config_node::parse(const std::string& text, const std::string& file_
     const std::string root_path;
     // Without aliases a document has fewer values than characters.
     std::uint64_t budget = k_max_values + text.size();
-    return from_yaml(root, file_name, names == key_names::FULL_PATH ? &root_path : nullptr,
-                     budget);
+    return from_yaml(root, file_name, names == key_names::FULL_PATH ? &root_path : nullptr, budget);
 }
 
 config_node config_node::load_file(const std::string& path) {

@@ -4,8 +4,7 @@
 
 namespace trainvp {
 
-peer_index::peer_index(const std::map<std::string, ip_module*>& by_path,
-                       const platform_desc& desc)
+peer_index::peer_index(const std::map<std::string, ip_module*>& by_path, const platform_desc& desc)
     : m_by_path(by_path) {
     for (const connection_desc& c : desc.connections) {
         // The target's block: the path without its socket (and the socket's index).

@@ -91,9 +91,9 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
     s.m_base = bp.lexically_normal().string();
     const std::string kind = input_file::not_regular(s.m_base);
     if (!kind.empty() && kind != "a directory") {
-        throw input_error(base->loc(), "base",
-                          "cannot open config file '" + s.m_base + "': it is " + kind +
-                              ", not a regular file");
+        throw input_error(
+            base->loc(), "base",
+            "cannot open config file '" + s.m_base + "': it is " + kind + ", not a regular file");
     }
     if (!fs::is_regular_file(s.m_base)) {
         throw input_error(base->loc(), "base",

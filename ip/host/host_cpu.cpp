@@ -43,15 +43,14 @@ std::string size_text(std::uint64_t bytes) {
     static const char* names[] = {"TiB", "GiB", "MiB", "KiB"};
     for (int i = 0; i < 4; ++i) {
         const std::uint64_t unit = 1ull << (10 * (4 - i));
-        if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + " " + names[i];
+        if (bytes >= unit && bytes % unit == 0)
+            return std::to_string(bytes / unit) + " " + names[i];
     }
     return std::to_string(bytes) + " B";
 }
 
 // Whether op kind K moves data through host memory at its address.
-bool uses_host_memory(op_kind k) {
-    return k != op_kind::GPU_COMPUTE && k != op_kind::DELAY;
-}
+bool uses_host_memory(op_kind k) { return k != op_kind::GPU_COMPUTE && k != op_kind::DELAY; }
 
 // Where field FIELD of op item I of LIST was given, else the op's own place.
 source_loc field_loc(const config_node* list, std::size_t i, const char* field,

@@ -227,8 +227,8 @@ private:
         std::string key;
         std::uint64_t end = 0;  // memory: address + bytes
     };
-    std::optional<op_use> m_furthest;          // the op reaching furthest into host memory
-    std::map<std::uint32_t, op_use> m_peers;  // the first op naming each peer node id
+    std::optional<op_use> m_furthest;           // the op reaching furthest into host memory
+    std::map<std::uint32_t, op_use> m_peers;    // the first op naming each peer node id
     const config_node* m_given_list = nullptr;  // accept_workload's list, while it is parsed
 
     // Functional mode: [m_data_address, + m_data.size()) holds real bytes (slot::sum_source

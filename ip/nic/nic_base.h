@@ -50,6 +50,9 @@ public:
     std::string pending_work() const override;
     void end_of_run() override;
     void audit(audit_log& log) const override;
+    // The receive region [rx_buffer, rx_buffer + rx_region) lies in the memory the NIC's
+    // PCIe link writes to (pcie -> its link's host socket).
+    void validate_peers(const peer_view& peers) const override;
 
 protected:
     // Applies the params declare_common declares (only those: a derived NIC's own members are
@@ -171,6 +174,7 @@ private:
     std::uint64_t m_train_frames = 0;
     units::data_size m_rx_buffer;
     units::data_size m_rx_region;
+    source_loc m_rx_loc;  // where rx_buffer (else rx_region, else the block) was given
 
     bool m_message_level = false;  // simulation.granularity: message
     dma_channel m_dma;

@@ -69,8 +69,8 @@ void traffic_generator::validate_peers(const peer_view& peers) const {
     throw input_error(m_address_loc, path() + ".address",
                       "the messages reach address " + std::to_string(end - 1) + ", beyond " +
                           target->path() + " (the target of " + path() + ".out), which holds " +
-                          std::to_string(space) + " B (addresses 0.." +
-                          std::to_string(space - 1) + ")");
+                          std::to_string(space) + " B (addresses 0.." + std::to_string(space - 1) +
+                          ")");
 }
 
 void traffic_generator::run() {

@@ -32,8 +32,9 @@ TEST(hostile_inputs, an_include_of_a_fifo_is_refused_without_reading_it) {
     const fs::path pipe = fifo_in(dir);
     const std::string cfg = test::write_file(
         dir / "main.yaml", "include: pipe.yaml\ncomponents:\n  mem: {type: memory}\n");
-    for (const char* cmd : {"check ", "run "}) {
-        auto r = trainvp(cmd + cfg + " --out " + (dir / "out").string());
+    for (const std::string& cmd :
+         {"check " + cfg, "run " + cfg + " --out " + (dir / "out").string()}) {
+        auto r = trainvp(cmd);
         EXPECT_EQ(r.exit_code, 2) << r.err;
         EXPECT_EQ(r.err, cfg + ":1:10: error: include: cannot open config file '" + pipe.string() +
                              "': it is a FIFO, not a regular file\n");
@@ -77,8 +78,8 @@ TEST(hostile_inputs, a_file_beyond_the_size_limit_is_refused_from_its_size) {
 }
 
 TEST(hostile_inputs, an_alias_bomb_and_a_deep_nest_are_refused) {
-    for (const char* f : {"alias_bomb", "include_alias_bomb", "training_model_alias_bomb",
-                          "nesting_too_deep"}) {
+    for (const char* f :
+         {"alias_bomb", "include_alias_bomb", "training_model_alias_bomb", "nesting_too_deep"}) {
         auto r = trainvp(std::string("check tests/configs/bad/") + f + ".yaml");
         EXPECT_EQ(r.exit_code, 2) << f;
         EXPECT_NE(r.err.find(": error: "), std::string::npos) << f << ": " << r.err;

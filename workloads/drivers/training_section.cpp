@@ -105,8 +105,7 @@ void training_section::declare(section_decl<training_section>& d) {
             "layer's outputs for all N x batch samples, the activations all-gathered and their "
             "gradients reduce-scattered; the layers before it stay data-parallel. Not set: all "
             "data-parallel");
-    d.param("iterations", &training_section::m_iterations, "1",
-            "Training iterations in the run")
+    d.param("iterations", &training_section::m_iterations, "1", "Training iterations in the run")
         .range("1", "1000000");
     d.param("tos", &training_section::m_tos, "",
             "IP ToS of the exchange's gradient messages, 0..255 in decimal or hex (0x28); not "

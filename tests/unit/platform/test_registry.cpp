@@ -6,9 +6,9 @@
 
 #include "kit/registry.h"
 #include "kit/sim_context.h"
-#include "workloads/drivers/section_registry.h"
 #include "sc_main/trainvp_cli.h"
 #include "tests/support/test_blocks.h"
+#include "workloads/drivers/section_registry.h"
 
 namespace trainvp {
 namespace {
