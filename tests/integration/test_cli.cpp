@@ -221,12 +221,24 @@ TEST(cli, an_unwritable_output_folder_is_one_message_and_exit_1) {
 
 TEST(cli, a_failed_run_writes_its_outputs_and_exits_1) {
     auto dir = test::temp_dir("failed_run");
-    auto r = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " + dir.string() +
-                     " --set node[0].gen.address=20GiB");
+    // Behind a PCIe link the generator's target is not the memory, so the validation phase does
+    // not see the address beyond it (a generator bound to the memory itself is refused by
+    // `check`: tests/configs/bad/traffic_address_beyond_memory.yaml): the run fails.
+    const std::string cfg = test::write_file(dir / "beyond.yaml",
+                                             "components:\n"
+                                             "  gen: {type: traffic.generator, message_size: 4KiB, "
+                                             "address: 20GiB}\n"
+                                             "  pcie: {type: pcie.link}\n"
+                                             "  mem: {type: memory}\n"
+                                             "connections:\n"
+                                             "  - gen.out -> pcie.dev\n"
+                                             "  - pcie.host -> mem.target\n");
+    auto r = trainvp("run " + cfg + " --quiet --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_EQ(r.err, "trainvp: error: node[0].gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE\n");
-    auto stats = nlohmann::json::parse(test::read_file(dir / "stats.json"));
+    EXPECT_EQ(r.err, "trainvp: error: gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE\n");
+    auto stats = nlohmann::json::parse(test::read_file(dir / "out" / "stats.json"));
     EXPECT_EQ(stats["run"]["status"], "failed");
+    EXPECT_EQ(stats["run"]["statistics"].get<std::string>().rfind("incomplete: ", 0), 0u);
 }
 
 TEST(cli, ip_reference_is_generated_from_the_declarations) {
