@@ -159,6 +159,26 @@ bool too_deep(const std::string& text, int& line, int& column) {
     return false;
 }
 
+// Counts the values of N as they expand, down from BUDGET, without building them: an
+// exponential document is refused after BUDGET cheap steps rather than BUDGET config_nodes.
+// Returns the node at which the budget ran out, or an undefined node.
+YAML::Node exhausting(const YAML::Node& n, std::uint64_t& budget) {
+    if (budget == 0) return n;
+    --budget;
+    if (n.IsSequence()) {
+        for (const auto& item : n) {
+            YAML::Node at = exhausting(item, budget);
+            if (at.IsDefined()) return at;
+        }
+    } else if (n.IsMap()) {
+        for (const auto& kv : n) {
+            YAML::Node at = exhausting(kv.second, budget);
+            if (at.IsDefined()) return at;
+        }
+    }
+    return YAML::Node(YAML::NodeType::Undefined);
+}
+
 }  // namespace
 
 config_node config_node::from_yaml(const YAML::Node& n, const std::string& file,
@@ -241,6 +261,16 @@ config_node config_node::parse(const std::string& text, const std::string& file_
     const std::string root_path;
     // Without aliases a document has fewer values than characters.
     std::uint64_t budget = k_max_values + text.size();
+    std::uint64_t count = budget;
+    const YAML::Node at = exhausting(root, count);
+    if (at.IsDefined()) {
+        const YAML::Mark m = at.Mark();
+        throw input_error(source_loc{file_name, m.line + 1, m.column + 1}, "",
+                          "YAML aliases expand the document past the limit of " +
+                              std::to_string(k_max_values) +
+                              " values more than the file has characters (an alias of an "
+                              "anchor that holds aliases multiplies)");
+    }
     return from_yaml(root, file_name, names == key_names::FULL_PATH ? &root_path : nullptr, budget);
 }
 
