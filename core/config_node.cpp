@@ -1,11 +1,14 @@
 #include "core/config_node.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "core/input_file.h"
 
 namespace trainvp {
 
@@ -102,11 +105,97 @@ void config_node::merge_from(const config_node& over) {
     }
 }
 
+namespace {
+
+// yaml-cpp stops at 500 levels of parser recursion with "bad file" and no position; a flow
+// nest deeper than this is refused first, at the bracket that goes too deep.
+constexpr int k_max_depth = 256;
+
+// The position of the first '[' or '{' that opens level k_max_depth + 1 of flow nesting, if
+// any (quoted text and comments are skipped).
+bool too_deep(const std::string& text, int& line, int& column) {
+    int depth = 0;
+    line = 1;
+    column = 0;
+    char quote = 0;
+    bool comment = false;
+    char prev = '\n';
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        ++column;
+        if (c == '\n') {
+            ++line;
+            column = 0;
+            comment = false;
+            if (quote == 0) {
+                prev = c;
+                continue;
+            }
+        }
+        if (comment) continue;
+        if (quote != 0) {
+            if (quote == '"' && c == '\\') {
+                ++i;
+                ++column;
+            } else if (c == quote) {
+                quote = 0;
+            }
+            prev = c;
+            continue;
+        }
+        const bool token_start = prev == '\n' || prev == ' ' || prev == '\t' || prev == '[' ||
+                                 prev == '{' || prev == ',' || prev == ':';
+        if (c == '#' && (prev == '\n' || prev == ' ' || prev == '\t')) {
+            comment = true;
+        } else if ((c == '"' || c == '\'') && token_start) {
+            quote = c;
+        } else if (c == '[' || c == '{') {
+            if (++depth > k_max_depth) return true;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+        prev = c;
+    }
+    return false;
+}
+
+// Counts the values of N as they expand, down from BUDGET, without building them: an
+// exponential document is refused after BUDGET cheap steps rather than BUDGET config_nodes.
+// Returns the node at which the budget ran out, or an undefined node.
+YAML::Node exhausting(const YAML::Node& n, std::uint64_t& budget) {
+    if (budget == 0) return n;
+    --budget;
+    if (n.IsSequence()) {
+        for (const auto& item : n) {
+            YAML::Node at = exhausting(item, budget);
+            if (at.IsDefined()) return at;
+        }
+    } else if (n.IsMap()) {
+        for (const auto& kv : n) {
+            YAML::Node at = exhausting(kv.second, budget);
+            if (at.IsDefined()) return at;
+        }
+    }
+    return YAML::Node(YAML::NodeType::Undefined);
+}
+
+}  // namespace
+
 config_node config_node::from_yaml(const YAML::Node& n, const std::string& file,
-                                   const std::string* path) {
+                                   const std::string* path, std::uint64_t& budget) {
     config_node out;
     const YAML::Mark m = n.Mark();
     out.m_loc = source_loc{file, m.line + 1, m.column + 1};
+    // Aliases share their anchor's node, so a small file can stand for an exponential tree
+    // (nine levels of ten aliases: 10^9 values); every value built counts against the budget.
+    if (budget == 0) {
+        throw input_error(out.m_loc, path ? *path : "",
+                          "YAML aliases expand the document past the limit of " +
+                              std::to_string(k_max_values) +
+                              " values more than the file has characters (an alias of an "
+                              "anchor that holds aliases multiplies)");
+    }
+    --budget;
     switch (n.Type()) {
         case YAML::NodeType::Undefined:
         case YAML::NodeType::Null:
@@ -123,7 +212,7 @@ config_node config_node::from_yaml(const YAML::Node& n, const std::string& file,
                 // Paths are built only when asked for: platform configs can be large.
                 std::string item_path;
                 if (path) item_path = *path + "[" + std::to_string(out.m_items.size()) + "]";
-                out.m_items.push_back(from_yaml(item, file, path ? &item_path : nullptr));
+                out.m_items.push_back(from_yaml(item, file, path ? &item_path : nullptr, budget));
             }
             break;
         case YAML::NodeType::Map:
@@ -141,8 +230,8 @@ config_node config_node::from_yaml(const YAML::Node& n, const std::string& file,
                     throw input_error(kloc, path ? key_path : key,
                                       "duplicate key (first given at " + prev->key_loc.str() + ")");
                 }
-                out.m_entries.push_back(
-                    entry{key, kloc, from_yaml(kv.second, file, path ? &key_path : nullptr)});
+                out.m_entries.push_back(entry{
+                    key, kloc, from_yaml(kv.second, file, path ? &key_path : nullptr, budget)});
             }
             break;
     }
@@ -152,15 +241,37 @@ config_node config_node::from_yaml(const YAML::Node& n, const std::string& file,
 config_node config_node::parse(const std::string& text, const std::string& file_name,
                                key_names names) {
     YAML::Node root;
+    int line = 0, column = 0;
+    if (too_deep(text, line, column)) {
+        throw input_error(source_loc{file_name, line, column}, "",
+                          "YAML nesting deeper than " + std::to_string(k_max_depth) +
+                              " levels (lists and maps inside one another; the limit)");
+    }
     try {
         root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {
+        throw input_error(source_loc{file_name, 0, 0}, "",
+                          "YAML nesting deeper than the parser's limit of " +
+                              std::to_string(e.depth()) + " levels");
     } catch (const YAML::Exception& e) {
         source_loc loc{file_name, e.mark.line + 1, e.mark.column + 1};
         if (e.mark.is_null()) loc.line = 0;
         throw input_error(loc, "", "YAML syntax: " + e.msg);
     }
     const std::string root_path;
-    return from_yaml(root, file_name, names == key_names::FULL_PATH ? &root_path : nullptr);
+    // Without aliases a document has fewer values than characters.
+    std::uint64_t budget = k_max_values + text.size();
+    std::uint64_t count = budget;
+    const YAML::Node at = exhausting(root, count);
+    if (at.IsDefined()) {
+        const YAML::Mark m = at.Mark();
+        throw input_error(source_loc{file_name, m.line + 1, m.column + 1}, "",
+                          "YAML aliases expand the document past the limit of " +
+                              std::to_string(k_max_values) +
+                              " values more than the file has characters (an alias of an "
+                              "anchor that holds aliases multiplies)");
+    }
+    return from_yaml(root, file_name, names == key_names::FULL_PATH ? &root_path : nullptr, budget);
 }
 
 config_node config_node::load_file(const std::string& path) {
@@ -179,15 +290,7 @@ config_node config_node::load_file_chain(const std::string& path, std::vector<st
         throw input_error(from, "include",
                           "include cycle: " + cycle + fs::path(key).filename().string());
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in || fs::is_directory(path)) {
-        throw input_error(from.file.empty() ? source_loc{path, 0, 0} : from,
-                          from.file.empty() ? "" : "include",
-                          "cannot open config file '" + path + "'");
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    config_node doc = parse(ss.str(), path);
+    config_node doc = parse(input_file::read(path, "config file", from, "include"), path);
     if (doc.is_nil()) return map_node(source_loc{path, 1, 1});
     if (!doc.is_map()) {
         throw input_error(

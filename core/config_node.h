@@ -3,6 +3,7 @@
 // --set overrides are applied to the tree before the loader expands it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,12 @@ public:
     // files report every key.
     enum class key_names { AS_WRITTEN, FULL_PATH };
 
-    // Parses one YAML document.  Syntax errors and duplicate keys are input_errors.
+    // How many values aliases may add to a document (each alias counts the values it stands
+    // for); past it, parse() refuses the document at the value it was building.
+    static constexpr std::uint64_t k_max_values = 1000000;
+
+    // Parses one YAML document.  Syntax errors, duplicate keys, nesting deeper than 256 levels
+    // and aliases expanding past k_max_values are input_errors.
     static config_node parse(const std::string& text, const std::string& file_name,
                              key_names names = key_names::AS_WRITTEN);
     // Loads a file and, recursively, the files its top-level `include:` names (relative to the
@@ -74,8 +80,9 @@ public:
 
 private:
     // PATH is the node's full key when duplicate keys are named by path, else null.
+    // BUDGET counts down the values still allowed.
     static config_node from_yaml(const YAML::Node& n, const std::string& file,
-                                 const std::string* path);
+                                 const std::string* path, std::uint64_t& budget);
     static config_node load_file_chain(const std::string& path, std::vector<std::string>& chain,
                                        const source_loc& from);
 

@@ -12,6 +12,7 @@
 #include "core/params.h"
 #include "kit/audit_log.h"
 #include "kit/ip_type.h"
+#include "kit/peer_view.h"
 #include "kit/sim_context.h"
 
 namespace trainvp {
@@ -34,6 +35,14 @@ public:
     // The work this block holds, for the stall report ("3 of 10 messages outstanding");
     // empty when it holds none.
     virtual std::string pending_work() const { return {}; }
+    // The validation phase, after binding and the workload's hand-out and before any simulated
+    // time (`check` and `run` alike): the block checks what it needs of its peers (the memory
+    // its addresses land in, the node ids its sends reach) and throws input_error located at
+    // the offending value, saying what exists instead.
+    virtual void validate_peers(const peer_view& peers) const { (void)peers; }
+    // The bytes of address space the block serves at its target sockets (a memory's size), or
+    // 0 when it is not a memory.
+    virtual std::uint64_t address_space() const { return 0; }
     // Called once when the run ends, before statistics are written (e.g. to compute a
     // utilisation from busy time and elapsed time).
     virtual void end_of_run() {}

@@ -20,9 +20,17 @@ public:
     std::uint64_t busy_ps() const { return m_busy_ps; }
     // Fraction of [0, now] the resource was serving.
     double utilisation(const sc_core::sc_time& now) const {
-        return now.value() ? static_cast<double>(m_busy_ps) / static_cast<double>(now.value())
-                           : 0.0;
+        return busy_fraction(static_cast<double>(m_busy_ps),
+                             static_cast<double>(m_busy_until.value()),
+                             static_cast<double>(now.value()));
     }
+    // Fraction of [0, now] a one-at-a-time resource was busy, from BUSY (its busy time:
+    // loosely-timed reservations count whole when they are made, their part after `now` too)
+    // and UNTIL (the end of its latest reservation), all in one unit.  A finished run has
+    // drained, so BUSY / NOW; in a run that stopped early the part after `now` (at most
+    // UNTIL - NOW) is taken out, so that the fraction covers the time that ran, and it never
+    // exceeds 1.
+    static double busy_fraction(double busy, double until, double now);
     // Queueing delay per reservation (its start minus its arrival), in ns.
     const distribution& wait_ns() const { return m_wait_ps; }
     traced_level& busy_signal() { return m_busy_flag; }

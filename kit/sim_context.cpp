@@ -12,13 +12,20 @@ sim_context* g_current = nullptr;
 
 void sim_settings::declare(param_list<sim_settings>& d) {
     d.param("max_time", &sim_settings::max_time, "0s",
-            "Stop at this simulated time even if the workload has not finished (0s: no limit)");
+            "Stop at this simulated time even if the workload has not finished (0s: no limit)")
+        .range("0s", "1e6s");
     d.param("stall_timeout", &sim_settings::stall_timeout, "1ms",
-            "A stall is reported when blocks hold work and nothing progresses for this long");
+            "A stall is reported when blocks hold work and nothing progresses for this long "
+            "(at least 1ns: 0s would report every run that holds work as stalled)")
+        .range("1ns", "1e6s");
     d.param("quantum", &sim_settings::quantum, "1us",
-            "Global quantum of loosely-timed initiators (tlm_global_quantum)");
+            "Global quantum of loosely-timed initiators (tlm_global_quantum; 0s: every "
+            "initiator synchronises at each transaction)")
+        .range("0s", "1s");
     d.param("warmup", &sim_settings::warmup, "0s",
-            "Statistics are reset at this simulated time (0s: no warm-up)");
+            "Statistics are reset at this simulated time (0s: no warm-up; below max_time when "
+            "that is set, checked)")
+        .range("0s", "1e6s");
     d.param("seed", &sim_settings::seed, "1", "Seed of every random stream in the run")
         .range("0", "2^62");
     d.param("timeline", &sim_settings::timeline, "true",

@@ -67,6 +67,12 @@ public:
         sc_core::sc_stop();
     }
     const std::string& error() const { return m_error; }
+    // Whether the run ended with every driver finished (set before the blocks' end_of_run).
+    // A run that stopped early (a failure, a stall, max_time) holds reservations made for
+    // after its end: a block's statistics then cover only the time that ran
+    // (resource_usage::busy_fraction).
+    void set_run_complete(bool complete) { m_run_complete = complete; }
+    bool run_complete() const { return m_run_complete; }
     // Runs a process's body (a thread, a method or a wake_queue engine of the block at `who`)
     // with its errors turned into a failed run (fail): an exception never unwinds through the
     // kernel.
@@ -89,6 +95,7 @@ private:
     timeline m_timeline;
     sc_core::sc_time m_progress_until;
     std::string m_error;
+    bool m_run_complete = true;
     sc_core::sc_event m_driver_done{"trainvp_driver_done"};
     wake_queue m_wakes{*this};
 };

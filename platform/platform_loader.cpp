@@ -539,6 +539,16 @@ platform_desc platform_loader::load_document(config_node doc, const std::string&
         params p("simulation", values);
         p.set_where(doc.loc());
         p.apply(desc.settings, sim_settings::decls());
+        // Statistics reset at or after the end would leave none.
+        const sim_settings& st = desc.settings;
+        if (st.max_time.ps > 0 && st.warmup.ps >= st.max_time.ps) {
+            const config_node* w = desc.settings_node.find("warmup");
+            throw input_error(w != nullptr ? w->loc() : doc.loc(), "simulation.warmup",
+                              "the warm-up (" + w->scalar() +
+                                  ") must end before simulation.max_time (" +
+                                  desc.settings_node.find("max_time")->scalar() +
+                                  "): statistics would be reset after the run has ended");
+        }
     }
 
     config_node templates = config_node::map_node(doc.loc());

@@ -17,6 +17,7 @@
 #include "kit/sim_time.h"
 #include "platform/binder.h"
 #include "platform/block_index.h"
+#include "platform/peer_index.h"
 #include "platform/platform_loader.h"
 #include "traces/atomic_file.h"
 #include "traces/stats_report.h"
@@ -226,6 +227,10 @@ void simulation::elaborate() {
     b.check_unbound();
     m_warnings = b.warnings();
     hand_out_workload();
+    // The validation phase: every block checks what it needs of its peers, so that nothing
+    // `check` accepts fails at run time for a reason the config already showed.
+    const peer_index peers(m_by_path, m_desc);
+    for (const ip_module* blk : m_blocks) blk->validate_peers(peers);
     m_controller = std::make_unique<controller>("trainvp_controller", *this);
 }
 
@@ -493,10 +498,14 @@ run_result simulation::run(const run_progress_hook* hook) {
         if (drivers && !done) r.status = run_status::MAX_TIME;
         if (drivers && done) r.status = run_status::FINISHED;
     }
+    // A run that stopped early holds reservations for after its end: the blocks compute their
+    // statistics over the time that ran, and the report marks them incomplete.
+    m_ctx.set_run_complete(r.status == run_status::FINISHED);
     for (ip_module* b : m_blocks) b->end_of_run();
     if (r.status == run_status::FINISHED) {
         audit_log log;
         for (const ip_module* b : m_blocks) b->audit(log);
+        audit_fractions(log);
         r.audited = true;
         r.audit_checks = log.checks();
         r.audit_violations = log.violations();
@@ -529,6 +538,19 @@ run_result simulation::run(const run_progress_hook* hook) {
     return r;
 }
 
+// Every utilisation is a fraction of the run's time: one above 1 counts time that never ran.
+void simulation::audit_fractions(audit_log& log) const {
+    visit_stats(
+        [&](const ip_module& b, const stat_decl& s, const std::string& name, const void* v) {
+            if (s.kind != stat_kind::SCALAR || s.unit != "1") return;
+            if (name.find("utilisation") == std::string::npos) return;
+            const double x = static_cast<const scalar*>(v)->value();
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%s = %.6g", name.c_str(), x);
+            log.check(b.path(), "utilisation within [0, 1]", x >= 0.0 && x <= 1.0 + 1e-9, buf);
+        });
+}
+
 template <typename F>
 void simulation::visit_stats(F&& f) const {
     for (ip_module* b : m_blocks) {
@@ -539,6 +561,14 @@ void simulation::visit_stats(F&& f) const {
 }
 
 namespace {
+// What the statistics of a run that did not finish cover.
+std::string incomplete_note(const run_result& r) {
+    return "incomplete: the run stopped at " + r.end_time.to_string() + " (" +
+           run_status_name(r.status) +
+           ") before every driver finished; times, counts and utilisations cover the time "
+           "that ran";
+}
+
 stats_report make_report(const platform_desc& d, const run_result& r) {
     stats_report rep;
     rep.run_fact("config", d.config_path);
@@ -551,6 +581,9 @@ stats_report make_report(const platform_desc& d, const run_result& r) {
         if (!r.audit_violations.empty()) rep.run_fact("audit", join(r.audit_violations, "; "));
     } else {
         rep.run_fact("audit", "not run (the run did not finish)");
+    }
+    if (r.status != run_status::FINISHED) {
+        rep.run_fact("statistics", incomplete_note(r));
     }
     return rep;
 }
@@ -667,6 +700,7 @@ run_summary simulation::make_summary(const run_result& r) const {
     if (r.status == run_status::MAX_TIME) {
         s.notes.push_back("stopped at simulation.max_time before every driver finished");
     }
+    if (r.status != run_status::FINISHED) s.notes.push_back("statistics " + incomplete_note(r));
     return s;
 }
 

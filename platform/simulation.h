@@ -123,6 +123,8 @@ private:
     static constexpr std::size_t k_max_accounted = 2048;
     std::vector<busy_account> m_busy;
     void account_busy();
+    // The end-of-run audit's checks over every block's statistics: each utilisation in [0, 1].
+    void audit_fractions(audit_log& log) const;
     std::vector<std::string> phase_bottlenecks(const std::vector<workloads::host_run>& runs,
                                                std::uint64_t end_ps) const;
     std::vector<std::string> m_warnings;

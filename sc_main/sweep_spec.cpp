@@ -10,6 +10,7 @@
 
 #include "core/config_node.h"
 #include "core/did_you_mean.h"
+#include "core/input_file.h"
 #include "platform/platform_loader.h"
 
 namespace trainvp {
@@ -88,6 +89,12 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
     fs::path bp(base->scalar());
     if (bp.is_relative()) bp = fs::path(path).parent_path() / bp;
     s.m_base = bp.lexically_normal().string();
+    const std::string kind = input_file::not_regular(s.m_base);
+    if (!kind.empty() && kind != "a directory") {
+        throw input_error(
+            base->loc(), "base",
+            "cannot open config file '" + s.m_base + "': it is " + kind + ", not a regular file");
+    }
     if (!fs::is_regular_file(s.m_base)) {
         throw input_error(base->loc(), "base",
                           "cannot open config file '" + s.m_base +

@@ -136,7 +136,7 @@ std::string dma_engine::pending_work() const {
 
 void dma_engine::end_of_run() {
     const double t = ns(sim_now());
-    m_utilisation.set(t > 0 ? m_busy_ns.value() / t : 0.0);
+    m_utilisation.set(resource_usage::busy_fraction(m_busy_ns.value(), ns(m_data.busy_until()), t));
 }
 
 TRAINVP_REGISTER_IP(dma_engine, "dma.engine");

@@ -49,7 +49,8 @@ void ethernet_endpoint::declare(type_decl<ethernet_endpoint>& d) {
     d.param("rate", &ethernet_endpoint::m_rate, "0b/s",
             "Offered rate in wire bytes; 0b/s sends each frame as soon as the link takes it")
         .range("0b/s", "1Tb/s");
-    d.param("start", &ethernet_endpoint::m_start, "0ns", "Ready time of the first frame");
+    d.param("start", &ethernet_endpoint::m_start, "0ns", "Ready time of the first frame")
+        .range("0s", "1e6s");
     d.param("expect", &ethernet_endpoint::m_expect, "0",
             "Frames to receive before this endpoint counts as finished")
         .range("0", "2^40");

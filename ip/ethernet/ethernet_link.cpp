@@ -169,7 +169,10 @@ std::string ethernet_link::pending_work() const {
 
 void ethernet_link::end_of_run() {
     const double t = ns(sim_now());
-    for (direction& d : m_dir) d.utilisation->set(t > 0 ? d.busy_ns->value() / t : 0.0);
+    for (direction& d : m_dir) {
+        d.utilisation->set(
+            resource_usage::busy_fraction(d.busy_ns->value(), ns(d.wire.busy_until()), t));
+    }
 }
 
 TRAINVP_REGISTER_IP(ethernet_link, "ethernet.link");

@@ -102,14 +102,17 @@ void framing::declare(param_list<T>& d, const spec& s) {
             .range(s.mtu_min, s.mtu_max);
     }
     d.param("l3l4_header", &framing::m_l3l4_header, s.l3l4_header,
-            with("Network and transport headers inside the MTU of every frame", s.l3l4_note));
+            with("Network and transport headers inside the MTU of every frame", s.l3l4_note))
+        .range("0B", "64KiB");
     d.param("l2_overhead", &framing::m_l2_overhead, "38B",
             "Per-frame wire bytes outside the MTU: Ethernet header 14 B + FCS 4 B + preamble/SFD "
-            "8 B + inter-frame gap 12 B (IEEE 802.3)");
+            "8 B + inter-frame gap 12 B (IEEE 802.3)")
+        .range("0B", "4KiB");
     d.param("min_wire", &framing::m_min_wire, "84B",
             with("Smallest frame on the wire: the 64 B minimum Ethernet frame + preamble/SFD 8 B "
-                 "+ inter-frame gap 12 B (IEEE 802.3); shorter frames are padded",
-                 s.min_wire_note));
+                 "+ inter-frame gap 12 B (IEEE 802.3); shorter frames are padded (0B: none)",
+                 s.min_wire_note))
+        .range("0B", "64KiB");
 }
 
 }  // namespace trainvp::ip

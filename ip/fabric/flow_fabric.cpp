@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kit/registry.h"
+#include "kit/resource_usage.h"
 #include "kit/sim_time.h"
 #include "workloads/collectives/collective_registry.h"
 
@@ -671,8 +672,12 @@ void flow_fabric::end_of_run() {
         busiest = std::max(busiest, u);
     }
     for (std::uint32_t i = 0; i < m_endpoints; ++i) {
-        m_up_utilisation[i].set(m_engine->carried(m_topo->up(i)) / (m_rate.bytes_per_s * t));
-        m_down_utilisation[i].set(m_engine->carried(m_topo->down(i)) / (m_rate.bytes_per_s * t));
+        // Bytes carried over capacity x time: a flow's bytes are counted as they move, so the
+        // fraction stays within 1 (busy_fraction caps it should a run stop early).
+        m_up_utilisation[i].set(resource_usage::busy_fraction(m_engine->carried(m_topo->up(i)), 0.0,
+                                                              m_rate.bytes_per_s * t));
+        m_down_utilisation[i].set(resource_usage::busy_fraction(m_engine->carried(m_topo->down(i)),
+                                                                0.0, m_rate.bytes_per_s * t));
     }
     m_busiest_link.set(busiest);
 }

@@ -4,6 +4,7 @@
 
 #include "ip/host/accel_op_ext.h"
 #include "kit/registry.h"
+#include "kit/resource_usage.h"
 #include "kit/sim_time.h"
 
 namespace trainvp::ip {
@@ -158,8 +159,10 @@ std::string accel_gpu::pending_work() const {
 
 void accel_gpu::end_of_run() {
     const double t = ns(sim_now());
-    m_compute_utilisation.set(t > 0 ? m_compute_busy_ns.value() / t : 0.0);
-    m_copy_utilisation.set(t > 0 ? m_copy_busy_ns.value() / t : 0.0);
+    m_compute_utilisation.set(
+        resource_usage::busy_fraction(m_compute_busy_ns.value(), ns(m_compute_until), t));
+    m_copy_utilisation.set(
+        resource_usage::busy_fraction(m_copy_busy_ns.value(), ns(m_copy_until), t));
 }
 
 TRAINVP_REGISTER_IP(accel_gpu, "accel.gpu");

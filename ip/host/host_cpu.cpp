@@ -32,6 +32,34 @@ std::string describe_op(const std::string& name, op_kind kind, std::size_t i) {
     return "op '" + name + "' (" + k + ")";
 }
 
+std::string hex(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// "32 GiB" for a whole number of binary units, else as a summary writes sizes.
+std::string size_text(std::uint64_t bytes) {
+    static const char* names[] = {"TiB", "GiB", "MiB", "KiB"};
+    for (int i = 0; i < 4; ++i) {
+        const std::uint64_t unit = 1ull << (10 * (4 - i));
+        if (bytes >= unit && bytes % unit == 0)
+            return std::to_string(bytes / unit) + " " + names[i];
+    }
+    return std::to_string(bytes) + " B";
+}
+
+// Whether op kind K moves data through host memory at its address.
+bool uses_host_memory(op_kind k) { return k != op_kind::GPU_COMPUTE && k != op_kind::DELAY; }
+
+// Where field FIELD of op item I of LIST was given, else the op's own place.
+source_loc field_loc(const config_node* list, std::size_t i, const char* field,
+                     const source_loc& fallback) {
+    if (list == nullptr || !list->is_seq() || i >= list->items().size()) return fallback;
+    const config_node* v = list->items()[i].find(field);
+    return v == nullptr ? fallback : v->loc();
+}
+
 }  // namespace
 
 void host_cpu::declare(type_decl<host_cpu>& d) {
@@ -191,7 +219,9 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
     if (m_has_workload) {
         throw input_error(list.loc(), key, "the ops of " + path() + " are given twice");
     }
+    m_given_list = &list;
     take_ops(std::make_unique<ops::list_source>(ops::parse_ops(list, key)), list.loc(), key);
+    m_given_list = nullptr;
 }
 
 void host_cpu::accept_source(std::unique_ptr<ops::op_source> src, const source_loc& where,
@@ -211,7 +241,78 @@ void host_cpu::take_ops(std::unique_ptr<ops::op_source> src, const source_loc& w
     // chunk of a generated stream has the same kinds of ops on the same units (one iteration
     // each), so the first stands for all.
     check_units(first, 0, where, key);
+    note_peer_uses(first, 0, where, key);
     m_ops.materialise(std::move(first));
+}
+
+void host_cpu::note_peer_uses(const std::vector<ops::op>& list, std::size_t i0,
+                              const source_loc& where, const std::string& key) {
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const ops::op& o = list[k];
+        const bool peer = o.kind == op_kind::SEND || o.kind == op_kind::RECV;
+        const bool memory = uses_host_memory(o.kind) && o.bytes > 0;
+        if (!peer && !memory) continue;
+        const std::uint64_t end = o.address + o.bytes;
+        const bool furthest = memory && (!m_furthest || end > m_furthest->end);
+        const bool new_peer = peer && m_peers.find(o.peer) == m_peers.end();
+        if (!furthest && !new_peer) continue;
+        const std::string name = o.name.empty() ? m_ops.source().name_of(i0 + k) : o.name;
+        op_use u;
+        u.what = describe_op(name, o.kind, i0 + k);
+        const bool own = !o.key.empty();
+        u.key = own ? o.key : key;
+        const source_loc at = own ? o.where : where;
+        if (furthest) {
+            m_furthest = u;
+            m_furthest->end = end;
+            if (own) {
+                m_furthest->key += ".address";
+                m_furthest->where = field_loc(m_given_list, i0 + k, "address", at);
+            } else {
+                m_furthest->where = at;
+            }
+        }
+        if (new_peer) {
+            const char* field = o.kind == op_kind::SEND ? "to" : "from";
+            op_use p = u;
+            if (own) {
+                p.key += std::string(".") + field;
+                p.where = field_loc(m_given_list, i0 + k, field, at);
+            } else {
+                p.where = at;
+            }
+            p.end = o.peer;
+            m_peers.emplace(o.peer, p);
+        }
+    }
+}
+
+void host_cpu::validate_peers(const peer_view& peers) const {
+    if (m_furthest) {
+        const ip_module* mem_block = peers.target_of(*this, "mem");
+        const std::uint64_t size = mem_block == nullptr ? 0 : mem_block->address_space();
+        if (size > 0 && m_furthest->end > size) {
+            throw input_error(m_furthest->where, m_furthest->key,
+                              m_furthest->what + " reaches host address " +
+                                  hex(m_furthest->end - 1) + ", beyond " + mem_block->path() +
+                                  " (the memory " + path() + ".mem reaches), which holds " +
+                                  size_text(size) + ": addresses 0x0.." + hex(size - 1));
+        }
+    }
+    const std::vector<std::uint32_t>& ids = peers.op_node_ids();
+    for (const auto& kv : m_peers) {
+        if (std::binary_search(ids.begin(), ids.end(), kv.first)) continue;
+        std::string list;
+        for (std::size_t i = 0; i < ids.size() && i < 16; ++i) {
+            list += (i ? ", " : "") + std::to_string(ids[i]);
+        }
+        if (ids.size() > 16) list += ", ... (" + std::to_string(ids.size()) + " in all)";
+        const op_use& u = kv.second;
+        throw input_error(u.where, u.key,
+                          u.what + " names node " + std::to_string(kv.first) +
+                              ", but no block that runs ops has that node_id; the nodes are " +
+                              list);
+    }
 }
 
 void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,

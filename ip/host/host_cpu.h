@@ -11,6 +11,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -79,6 +80,7 @@ public:
     bool finished() const override { return m_finished; }
     bool has_work() const override { return total_ops() > 0; }
     std::string pending_work() const override;
+    void validate_peers(const peer_view& peers) const override;
     void end_of_run() override;
     void audit(audit_log& log) const override;
 
@@ -162,6 +164,11 @@ private:
     // Checks that this host has the sockets and cores the ops of `list` need (first index i0).
     void check_units(const std::vector<ops::op>& list, std::size_t i0, const source_loc& where,
                      const std::string& key);
+    // Notes, of the ops of `list` (first index i0), what validate_peers checks against the
+    // other blocks: the op reaching furthest into host memory, and the first op naming each
+    // peer node id.
+    void note_peer_uses(const std::vector<ops::op>& list, std::size_t i0, const source_loc& where,
+                        const std::string& key);
     std::string track(op_unit u) const;
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
@@ -213,6 +220,16 @@ private:
     bool m_has_accel = false;     // `accel` is bound (check_units)
     bool m_finished = false;
     bool m_has_workload = false;
+    // What validate_peers checks (note_peer_uses): an op with where it was given.
+    struct op_use {
+        std::string what;  // "op 'name' (recv)"
+        source_loc where;
+        std::string key;
+        std::uint64_t end = 0;  // memory: address + bytes
+    };
+    std::optional<op_use> m_furthest;           // the op reaching furthest into host memory
+    std::map<std::uint32_t, op_use> m_peers;    // the first op naming each peer node id
+    const config_node* m_given_list = nullptr;  // accept_workload's list, while it is parsed
 
     // Functional mode: [m_data_address, + m_data.size()) holds real bytes (slot::sum_source
     // says what a SUM adds); the messages of matched RECVs not applied yet, by op index.

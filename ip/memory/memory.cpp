@@ -125,7 +125,7 @@ std::string memory::pending_work() const {
 
 void memory::end_of_run() {
     const double t = ns(sim_now());
-    m_utilisation.set(t > 0 ? m_busy_ns.value() / t : 0.0);
+    m_utilisation.set(resource_usage::busy_fraction(m_busy_ns.value(), ns(m_busy_until), t));
 }
 
 TRAINVP_REGISTER_IP(memory, "memory");

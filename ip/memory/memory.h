@@ -22,6 +22,7 @@ public:
     static void declare(type_decl<memory>& d);
 
     std::string pending_work() const override;
+    std::uint64_t address_space() const override { return m_size.bytes; }
     void end_of_run() override;
 
 private:

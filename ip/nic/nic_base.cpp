@@ -11,6 +11,9 @@ namespace trainvp::ip {
 nic_base::nic_base(const sc_core::sc_module_name& name, const params& p) : ip_module(name, p) {
     p.apply(*this, common_params());
     check(p, path());
+    const config_node* rx = p.find("rx_buffer");
+    if (rx == nullptr) rx = p.find("rx_region");
+    m_rx_loc = rx != nullptr ? rx->loc() : p.where();
     dma_channel::settings s;
     s.burst = m_dma_burst.bytes;
     s.outstanding = m_dma_outstanding;
@@ -478,6 +481,19 @@ void nic_base::end_of_run() {
     const sc_core::sc_time now = sim_now();
     m_tx_util.set(m_tx_engine.utilisation(now));
     m_rx_util.set(m_rx_engine.utilisation(now));
+}
+
+void nic_base::validate_peers(const peer_view& peers) const {
+    const ip_module* link = peers.target_of(*this, "pcie");
+    const ip_module* mem = link == nullptr ? nullptr : peers.target_of(*link, "host");
+    const std::uint64_t space = mem == nullptr ? 0 : mem->address_space();
+    const std::uint64_t end = m_rx_buffer.bytes + m_rx_region.bytes;
+    if (space == 0 || end <= space) return;
+    throw input_error(m_rx_loc, path() + ".rx_buffer",
+                      "the receive region [rx_buffer, rx_buffer + rx_region) ends at " +
+                          std::to_string(end) + " B, beyond " + mem->path() +
+                          " (the memory behind " + link->path() + "), which holds " +
+                          std::to_string(space) + " B");
 }
 
 }  // namespace trainvp::ip

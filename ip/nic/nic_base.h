@@ -50,6 +50,9 @@ public:
     std::string pending_work() const override;
     void end_of_run() override;
     void audit(audit_log& log) const override;
+    // The receive region [rx_buffer, rx_buffer + rx_region) lies in the memory the NIC's
+    // PCIe link writes to (pcie -> its link's host socket).
+    void validate_peers(const peer_view& peers) const override;
 
 protected:
     // Applies the params declare_common declares (only those: a derived NIC's own members are
@@ -171,6 +174,7 @@ private:
     std::uint64_t m_train_frames = 0;
     units::data_size m_rx_buffer;
     units::data_size m_rx_region;
+    source_loc m_rx_loc;  // where rx_buffer (else rx_region, else the block) was given
 
     bool m_message_level = false;  // simulation.granularity: message
     dma_channel m_dma;
@@ -217,7 +221,8 @@ private:
 
 template <typename T>
 void nic_base::declare_common(type_decl<T>& d) {
-    d.param("node_id", &nic_base::m_node_id, "0", "This node's network address (frames' src)");
+    d.param("node_id", &nic_base::m_node_id, "0", "This node's network address (frames' src)")
+        .range("0", "2^20");
     d.param("rate", &nic_base::m_rate, "10Gb/s",
             "MAC line rate (inceptionn.md §VII-C: 10 GbE; smartnic.md: 40/100 GbE); must "
             "equal the rate of the link eth_tx and eth_rx are bound to (checked)")
@@ -230,11 +235,16 @@ void nic_base::declare_common(type_decl<T>& d) {
         .range("0.001", "1");
     framing::declare(d, framing::spec::tcp_nic());
     d.param("message_cost", &nic_base::m_message_cost, "0ns",
-            "Driver cost per message before its first DMA (calibration; 0 = not modelled)");
+            "Driver cost per message before its first DMA (calibration; 0 = not modelled)")
+        .range("0s", "1s");
     d.param("tx_frame_cost", &nic_base::m_tx_frame_cost, "0ns",
-            "NIC/driver processing per transmitted frame, pipelined with the MAC (calibration)");
+            "NIC/driver processing per transmitted frame, pipelined with the MAC (calibration; "
+            "0 = not modelled)")
+        .range("0s", "1ms");
     d.param("rx_frame_cost", &nic_base::m_rx_frame_cost, "0ns",
-            "NIC/driver processing per received frame before its DMA write (calibration)");
+            "NIC/driver processing per received frame before its DMA write (calibration; 0 = "
+            "not modelled)")
+        .range("0s", "1ms");
     d.param("dma_burst", &nic_base::m_dma_burst, "256B",
             "DMA burst size (default: the common PCIe max payload size)")
         .range("32B", "4KiB");
@@ -254,7 +264,8 @@ void nic_base::declare_common(type_decl<T>& d) {
             "train simulate slower")
         .range("1", "4294967295");
     d.param("rx_buffer", &nic_base::m_rx_buffer, "1GiB",
-            "Host address of the receive buffer region");
+            "Host address of the receive buffer region")
+        .range("0B", "16TiB");
     d.param("rx_region", &nic_base::m_rx_region, "256MiB",
             "Size of the receive buffer region (messages are written round-robin in it)")
         .range("4KiB", "16GiB");

@@ -438,7 +438,8 @@ std::string pcie_link::pending_work() const {
 void pcie_link::end_of_run() {
     const double t = ns(sim_now());
     for (direction* dir : {&m_up, &m_down}) {
-        dir->utilisation.set(t > 0 ? dir->busy_ns.value() / t : 0.0);
+        const sc_core::sc_time until = std::max(dir->wire.busy_until(), dir->timed.busy_until());
+        dir->utilisation.set(resource_usage::busy_fraction(dir->busy_ns.value(), ns(until), t));
         dir->efficiency.set(dir->wire_bytes.value()
                                 ? static_cast<double>(dir->payload.value()) /
                                       static_cast<double>(dir->wire_bytes.value())

@@ -2,6 +2,7 @@
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "kit/registry.h"
@@ -18,17 +19,22 @@ void traffic_generator::declare(type_decl<traffic_generator>& d) {
         .range("1B", "4GiB");
     d.param("messages", &traffic_generator::m_messages, "1", "Messages to send").range("0", "2^40");
     d.param("rate", &traffic_generator::m_rate, "0b/s",
-            "Issue rate; 0b/s issues as fast as `outstanding` allows");
+            "Issue rate; 0b/s issues as fast as `outstanding` allows")
+        .range("0b/s", "10Tb/s");
     d.param("outstanding", &traffic_generator::m_outstanding, "0",
             "Messages in flight at most; 0 means no limit (posted writes)")
         .range("0", "2^20");
     d.choice("command", &traffic_generator::m_command,
              {{"write", command::WRITE}, {"read", command::READ}}, "write", "Request kind");
-    d.param("address", &traffic_generator::m_address, "0B", "Address of the first message");
+    d.param("address", &traffic_generator::m_address, "0B",
+            "Address of the first message (the messages must fit in the target's memory: "
+            "checked)")
+        .range("0B", "16TiB");
     d.param("region", &traffic_generator::m_region, "1GiB",
             "Messages walk through [address, address+region) and wrap")
         .range("1B", "16TiB");
-    d.param("start", &traffic_generator::m_start, "0ns", "Time of the first issue");
+    d.param("start", &traffic_generator::m_start, "0ns", "Time of the first issue")
+        .range("0s", "1e6s");
     d.initiator("out", &traffic_generator::out, "mem", "Requests to a memory-mapped target");
     d.stat("messages", &traffic_generator::m_sent_messages, "1", "Messages completed");
     d.stat("bytes", &traffic_generator::m_bytes, "B", "Bytes completed");
@@ -47,7 +53,24 @@ traffic_generator::traffic_generator(const sc_core::sc_module_name& name, const 
     if (m_region.bytes < m_message_size.bytes) {
         throw input_error(p.where(), path() + ".region", "region is smaller than message_size");
     }
+    const config_node* a = p.find("address");
+    m_address_loc = a != nullptr ? a->loc() : p.where();
     spawn_thread("run", [this] { run(); });
+}
+
+void traffic_generator::validate_peers(const peer_view& peers) const {
+    const ip_module* target = peers.target_of(*this, "out");
+    const std::uint64_t space = target == nullptr ? 0 : target->address_space();
+    if (space == 0 || m_messages == 0) return;
+    const std::uint64_t size = m_message_size.bytes;
+    const std::uint64_t used = std::min<std::uint64_t>(m_region.bytes / size, m_messages) * size;
+    const std::uint64_t end = m_address.bytes + used;
+    if (end <= space) return;
+    throw input_error(m_address_loc, path() + ".address",
+                      "the messages reach address " + std::to_string(end - 1) + ", beyond " +
+                          target->path() + " (the target of " + path() + ".out), which holds " +
+                          std::to_string(space) + " B (addresses 0.." + std::to_string(space - 1) +
+                          ")");
 }
 
 void traffic_generator::run() {

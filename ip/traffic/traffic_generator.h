@@ -26,6 +26,8 @@ public:
     bool has_work() const override { return m_messages > 0; }
     std::string pending_work() const override;
     void end_of_run() override;
+    // The messages' addresses fit in the memory `out` reaches.
+    void validate_peers(const peer_view& peers) const override;
 
 private:
     enum class command { WRITE, READ };
@@ -39,6 +41,7 @@ private:
     units::data_size m_address;
     units::data_size m_region;
     units::duration m_start;
+    source_loc m_address_loc;  // where `address` was given (or the block, when it was not)
 
     std::vector<unsigned char> m_data;
     std::deque<sc_core::sc_time> m_completions;

@@ -221,12 +221,24 @@ TEST(cli, an_unwritable_output_folder_is_one_message_and_exit_1) {
 
 TEST(cli, a_failed_run_writes_its_outputs_and_exits_1) {
     auto dir = test::temp_dir("failed_run");
-    auto r = trainvp("run configs/examples/traffic_to_memory.yaml --quiet --out " + dir.string() +
-                     " --set node[0].gen.address=20GiB");
+    // Behind a PCIe link the generator's target is not the memory, so the validation phase does
+    // not see the address beyond it (a generator bound to the memory itself is refused by
+    // `check`: tests/configs/bad/traffic_address_beyond_memory.yaml): the run fails.
+    const std::string cfg = test::write_file(dir / "beyond.yaml",
+                                             "components:\n"
+                                             "  gen: {type: traffic.generator, message_size: 4KiB, "
+                                             "address: 20GiB}\n"
+                                             "  pcie: {type: pcie.link}\n"
+                                             "  mem: {type: memory}\n"
+                                             "connections:\n"
+                                             "  - gen.out -> pcie.dev\n"
+                                             "  - pcie.host -> mem.target\n");
+    auto r = trainvp("run " + cfg + " --quiet --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_EQ(r.err, "trainvp: error: node[0].gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE\n");
-    auto stats = nlohmann::json::parse(test::read_file(dir / "stats.json"));
+    EXPECT_EQ(r.err, "trainvp: error: gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE\n");
+    auto stats = nlohmann::json::parse(test::read_file(dir / "out" / "stats.json"));
     EXPECT_EQ(stats["run"]["status"], "failed");
+    EXPECT_EQ(stats["run"]["statistics"].get<std::string>().rfind("incomplete: ", 0), 0u);
 }
 
 TEST(cli, ip_reference_is_generated_from_the_declarations) {
@@ -374,6 +386,38 @@ TEST(cli, a_config_with_nothing_to_run_is_an_input_error) {
     }
     EXPECT_FALSE(fs::exists(dir / "o" / "stats.json"));
     // Blocks without work: tests/configs/bad/host_without_ops.yaml, workload_gives_no_work.yaml.
+}
+
+}  // namespace
+}  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+// Issue 31: a run that stops early (here at max_time, in the middle of a 64 MB transfer whose
+// links and PCIe slots were reserved whole when it started) reports its statistics over the
+// time that ran, marks them incomplete, and shows no utilisation above 1.
+TEST(cli, a_run_stopped_early_reports_statistics_over_the_time_that_ran) {
+    auto dir = test::temp_dir("stopped_early");
+    auto r = trainvp("run configs/examples/two_nodes.yaml --set simulation.max_time=20ms --out " +
+                     dir.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("statistics incomplete: the run stopped at 20 ms (max_time)"),
+              std::string::npos)
+        << r.out;
+    auto stats = nlohmann::json::parse(test::read_file(dir / "stats.json"));
+    EXPECT_EQ(stats["run"]["status"], "max_time");
+    EXPECT_EQ(stats["run"]["statistics"].get<std::string>().rfind("incomplete: ", 0), 0u);
+    std::size_t fractions = 0;
+    for (const auto& [path, block] : stats["blocks"].items()) {
+        for (const auto& [name, s] : block["stats"].items()) {
+            if (name.find("utilisation") == std::string::npos || !s["value"].is_number()) continue;
+            ++fractions;
+            EXPECT_LE(s["value"].get<double>(), 1.0) << path << "." << name;
+            EXPECT_GE(s["value"].get<double>(), 0.0) << path << "." << name;
+        }
+    }
+    EXPECT_GT(fractions, 10u);
 }
 
 }  // namespace

@@ -141,16 +141,26 @@ TEST(sweep, runs_every_point_and_writes_one_row_each) {
 
 TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
     auto dir = test::temp_dir("sweep_failed");
-    // Point 1 writes past the end of the memory: the run fails (exit 1) with its error; point
-    // 2's latency is out of the param's range: bad input (exit 2) found when the blocks are
-    // built.
-    const std::string grid =
-        test::write_file(dir / "grid.yaml", std::string("base: ") + TRAINVP_SOURCE_DIR +
-                                                "/configs/examples/traffic_to_memory.yaml\n"
-                                                "grid:\n"
-                                                "  - zip:\n"
-                                                "      node[0].gen.address: [0, 20GiB, 0]\n"
-                                                "      node[*].mem.latency: [80ns, 90ns, -1ns]\n");
+    // Point 1 writes past the end of the memory behind a PCIe link (which the validation phase
+    // does not follow): the run fails (exit 1) with its error; point 2's latency is out of the
+    // param's range: bad input (exit 2) found when the blocks are built.
+    test::write_file(dir / "base.yaml",
+                     "components:\n"
+                     "  node:\n"
+                     "    count: 1\n"
+                     "    components:\n"
+                     "      gen: {type: traffic.generator, message_size: 4KiB}\n"
+                     "      pcie: {type: pcie.link}\n"
+                     "      mem: {type: memory}\n"
+                     "    connections:\n"
+                     "      - gen.out -> pcie.dev\n"
+                     "      - pcie.host -> mem.target\n");
+    const std::string grid = test::write_file(dir / "grid.yaml",
+                                              "base: base.yaml\n"
+                                              "grid:\n"
+                                              "  - zip:\n"
+                                              "      node[0].gen.address: [0, 20GiB, 0]\n"
+                                              "      node[*].mem.latency: [80ns, 90ns, -1ns]\n");
     auto r = trainvp("sweep " + grid + " --jobs 2 --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.out.find("sweep: 3 points, 1 finished, 2 failed"), std::string::npos) << r.out;

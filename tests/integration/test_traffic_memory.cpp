@@ -94,13 +94,28 @@ INSTANTIATE_TEST_SUITE_P(
         traffic_case{"big_blocks", 16, "64MiB", 67108864, "64GiB/s", 68719476736.0, "10ns", 10000}),
     [](const ::testing::TestParamInfo<traffic_case>& i) { return std::string(i.param.name); });
 
-TEST(memory, access_beyond_size_fails_the_run_with_a_clear_message) {
-    auto sim = test::make_sim(R"(
+TEST(memory, access_beyond_size_is_refused_before_the_run) {
+    EXPECT_EQ(test::elaboration_error(R"(
 components:
   gen: {type: traffic.generator, message_size: 4KiB, messages: 4, region: 8KiB,
         address: 1MiB}
   mem: {type: memory, size: 1MiB}
 connections: [gen.out -> mem.target]
+)"),
+              "t.yaml:4:18: error: gen.address: the messages reach address 1056767, beyond mem "
+              "(the target of gen.out), which holds 1048576 B (addresses 0..1048575)");
+}
+
+// Behind a PCIe link the validation phase does not see the memory: the memory answers the
+// access with an error and the run fails with a clear message.
+TEST(memory, access_beyond_size_fails_the_run_with_a_clear_message) {
+    auto sim = test::make_sim(R"(
+components:
+  gen: {type: traffic.generator, message_size: 4KiB, messages: 4, region: 8KiB,
+        address: 1MiB}
+  pcie: {type: pcie.link}
+  mem: {type: memory, size: 1MiB}
+connections: [gen.out -> pcie.dev, pcie.host -> mem.target]
 )");
     sim->elaborate();
     const run_result r = sim->run();

@@ -37,7 +37,8 @@ void training_section::declare(section_decl<training_section>& d) {
     d.param("model_parameters", &training_section::m_model_parameters, "",
             "The model file's parameters, a map of parameter: integer (e.g. {fc_layers: 3} for "
             "hdc); not set: the file's defaults");
-    d.required("batch", &training_section::m_batch, "Samples per node per iteration, > 0");
+    d.required("batch", &training_section::m_batch, "Samples per node per iteration, > 0")
+        .range("1", "2^20");
     d.required("workers", &training_section::m_workers,
                "The workers, in ring order: a block path, a pattern with [*] (the matching "
                "blocks in config order, leaving out the aggregator), or a list of them");
@@ -58,7 +59,8 @@ void training_section::declare(section_decl<training_section>& d) {
              "overlap_layers (smartnic Fig. 3b: each bucket's exchange overlaps backward)");
     d.param("bucket", &training_section::m_bucket, "0B",
             "overlap_layers only: gradient bytes per exchange (0B: one bucket per layer with "
-            "parameters)");
+            "parameters)")
+        .range("0B", "16TiB");
     d.choice("compute", &training_section::m_compute,
              {{"cpu", compute_placement::CPU}, {"gpu", compute_placement::GPU}}, "cpu",
              "Where compute runs: cpu (compute ops on the host) or gpu (host.accel; adds the "
@@ -70,9 +72,12 @@ void training_section::declare(section_decl<training_section>& d) {
              "GPU) or gpu (the reduced gradients to the GPU, the update a kernel there)");
     d.param("forward_time", &training_section::m_forward_time, "",
             "Measured forward time per iteration: the phase becomes delay ops split over the "
-            "layers by FLOPs; not set: from the model's FLOPs and the host's peak");
+            "layers by FLOPs (0s: no compute time, a communication-only study); not set: from "
+            "the model's FLOPs and the host's peak")
+        .range("0s", "1e6s");
     d.param("backward_time", &training_section::m_backward_time, "",
-            "Measured backward time per iteration, as forward_time");
+            "Measured backward time per iteration, as forward_time")
+        .range("0s", "1e6s");
     d.choice("compute_model", &training_section::m_layer_costs,
              {{"layer_totals", false}, {"layer_ops", true}}, "layer_totals",
              "What a layer's compute ops carry: layer_totals (the zoo's FLOPs; forward bytes = "
@@ -87,7 +92,9 @@ void training_section::declare(section_decl<training_section>& d) {
         "and operation (workloads/models/conv_heuristic_registry.cpp)");
     d.param("workspace_limit", &training_section::m_workspace_limit, "4GiB",
             "compute_model layer_ops: scratch memory an algorithm may use (paleo.md §4.1: "
-            "4 GB); an FFT whose spectra exceed it falls back to tiles, then GEMM");
+            "4 GB; 0B: none, every convolution by GEMM); an FFT whose spectra exceed it falls "
+            "back to tiles, then GEMM")
+        .range("0B", "1TiB");
     d.choice("dilation_zeros", &training_section::m_dilation_zeros,
              {{"skipped", models::dilation_zeros::SKIPPED},
               {"computed", models::dilation_zeros::COMPUTED}},
@@ -102,8 +109,8 @@ void training_section::declare(section_decl<training_section>& d) {
             "layer's outputs for all N x batch samples, the activations all-gathered and their "
             "gradients reduce-scattered; the layers before it stay data-parallel. Not set: all "
             "data-parallel");
-    d.param("iterations", &training_section::m_iterations, "1",
-            "Training iterations in the run, in [1, 1000000]");
+    d.param("iterations", &training_section::m_iterations, "1", "Training iterations in the run")
+        .range("1", "1000000");
     d.param("tos", &training_section::m_tos, "",
             "IP ToS of the exchange's gradient messages, 0..255 in decimal or hex (0x28); not "
             "set: 0");

@@ -10,6 +10,7 @@
 
 #include "core/config_node.h"
 #include "core/did_you_mean.h"
+#include "core/input_file.h"
 #include "core/param_decl.h"
 #include "core/units.h"
 #include "workloads/models/expression.h"
@@ -748,11 +749,10 @@ model parse_model(const std::string& yaml_text, const std::string& file_label,
 }
 
 model load_model(const std::string& path, const model_options& opts) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path}, "", "cannot open model file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_model(ss.str(), path, opts);
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw input_error(source_loc{path}, "", "cannot open model file");
+    return parse_model(input_file::read(path, "model file"), path, opts);
 }
 
 model load_zoo_model(const std::string& name_or_path, const model_options& opts,
@@ -767,10 +767,9 @@ model load_zoo_model(const std::string& name_or_path, const model_options& opts,
     if (p.is_relative() && fs::is_regular_file(where.file, ec)) {
         p = fs::path(where.file).parent_path() / p;
     }
-    if (!fs::is_regular_file(p, ec)) {
-        throw input_error(where, key, "cannot open model file '" + p.string() + "'");
-    }
-    return load_model(p.string(), opts);
+    // Read here, so that a FIFO or a device named by the config is refused at its key.
+    const std::string text = input_file::read(p.string(), "model file", where, key);
+    return parse_model(text, p.string(), opts);
 }
 
 std::string zoo_dir(const std::string& dir_override) {

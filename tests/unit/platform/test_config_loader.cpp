@@ -76,6 +76,37 @@ components:
     switch: {latency: 500ns}
 )";
 
+// Issue 31: bounded work whatever the document.  Aliases may add k_max_values values beyond
+// the text's size; flow nesting stops at 256 levels, located at the bracket that goes deeper.
+TEST(loader, alias_expansion_and_nesting_are_bounded) {
+    // Three levels of ten aliases (1,000 values) are an ordinary use.
+    std::string ok = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n";
+    ok += "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n";
+    ok += "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n";
+    EXPECT_EQ(config_node::parse(ok, "t.yaml").find("c")->items().size(), 10u);
+    // Seven levels: 10^7 values.
+    std::string bomb = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n";
+    for (char c = 'b'; c <= 'g'; ++c) {
+        bomb += std::string(1, c) + ": &" + c + " [";
+        for (int i = 0; i < 10; ++i) bomb += std::string(i ? ", *" : "*") + char(c - 1);
+        bomb += "]\n";
+    }
+    EXPECT_NE(test::input_error_of([&] {
+                  config_node::parse(bomb, "t.yaml");
+              }).find(": error: YAML aliases expand the document past the limit of 1000000 values"),
+              std::string::npos);
+    const std::string deep = "x: " + std::string(256, '[') + std::string(256, ']') + "\n";
+    EXPECT_TRUE(config_node::parse(deep, "t.yaml").find("x")->is_seq());
+    const std::string deeper = "x: " + std::string(257, '[') + std::string(257, ']') + "\n";
+    EXPECT_EQ(test::input_error_of([&] { config_node::parse(deeper, "t.yaml"); }),
+              "t.yaml:1:260: error: YAML nesting deeper than 256 levels (lists and maps inside "
+              "one another; the limit)");
+    // Brackets in quoted text and comments are not nesting.
+    const std::string quoted =
+        "x: \"" + std::string(300, '[') + "\"  # " + std::string(300, '{') + "\n";
+    EXPECT_TRUE(config_node::parse(quoted, "t.yaml").find("x")->is_scalar());
+}
+
 TEST(loader, generates_a_fat_tree_of_switches_and_links) {
     const platform_desc d = load(k_generated_tree);
     std::map<std::string, int> of_type;

@@ -5,8 +5,10 @@
 #include <sstream>
 
 #include "kit/registry.h"
+#include "kit/sim_context.h"
 #include "sc_main/trainvp_cli.h"
 #include "tests/support/test_blocks.h"
+#include "workloads/drivers/section_registry.h"
 
 namespace trainvp {
 namespace {
@@ -125,6 +127,61 @@ TEST(registry, a_registration_stamped_with_another_abi_tag_is_refused) {
     EXPECT_TRUE(r.end_load().errors.empty());
     EXPECT_EQ(r.origin("test.good"), "from plugin good.so");
     EXPECT_EQ(r.origin("memory"), "built in");
+}
+
+}  // namespace
+}  // namespace trainvp
+
+namespace trainvp {
+namespace {
+
+// Issue 31, class 3: a value legal for its type can be meaningless for its role (a stall
+// timeout of 0s, a negative node id, a header of a megabyte).  Every declared param of a
+// number or quantity kind, of every block, the simulation settings and every workload section,
+// has a declared range: zero is in it only where it has a documented meaning.
+void expect_ranges(const std::vector<param_decl>& decls, const std::string& owner,
+                   std::vector<std::string>& missing) {
+    for (const param_decl& d : decls) {
+        switch (d.kind) {
+            case param_kind::GROUP:
+            case param_kind::GROUP_LIST:
+                expect_ranges(d.fields, owner + "." + d.name, missing);
+                break;
+            case param_kind::INT:
+            case param_kind::REAL:
+            case param_kind::TIME:
+            case param_kind::FREQUENCY:
+            case param_kind::SIZE:
+            case param_kind::BANDWIDTH:
+            case param_kind::COMPUTE:
+            case param_kind::ENERGY:
+            case param_kind::ENERGY_PER_BIT:
+            case param_kind::ENERGY_PER_BIT_LENGTH:
+            case param_kind::LENGTH:
+            case param_kind::POWER:
+            case param_kind::POWER_PER_LENGTH:
+                if (!d.min || !d.max) missing.push_back(owner + "." + d.name);
+                break;
+            default:
+                break;
+        }
+    }
+}
+
+TEST(registry, every_number_and_quantity_param_has_a_range) {
+    std::vector<std::string> missing;
+    const registry& r = registry::global();
+    for (const std::string& name : r.names()) {
+        if (name.rfind("test.", 0) == 0) continue;  // tests/support's blocks
+        expect_ranges(r.find(name)->params, name, missing);
+    }
+    expect_ranges(sim_settings::decls(), "simulation", missing);
+    for (const auto& kv : drivers::section_registry::global().sections()) {
+        expect_ranges(kv.second.params, "workload." + kv.first, missing);
+    }
+    std::string list;
+    for (const auto& m : missing) list += "\n  " + m;
+    EXPECT_TRUE(missing.empty()) << "params without a declared range:" << list;
 }
 
 }  // namespace
