@@ -19,8 +19,8 @@
 #include "platform/block_index.h"
 #include "platform/platform_loader.h"
 #include "traces/atomic_file.h"
-#include "traces/stats_report.h"
 #include "traces/signal_glob.h"
+#include "traces/stats_report.h"
 #include "traces/traced_level.h"
 #include "workloads/drivers/hand_out.h"
 #include "workloads/drivers/workload_sink.h"
@@ -376,8 +376,8 @@ void simulation::add_counter_tracks(std::uint64_t end_ps) {
             any = any || util[i] > 0;
         }
         if (!any) continue;
-        tl.counter(process_of(a.block->path()),
-                   a.block->path() + "." + a.signal + " utilisation", 0, w, util);
+        tl.counter(process_of(a.block->path()), a.block->path() + "." + a.signal + " utilisation",
+                   0, w, util);
     }
     // Queue depths: every change, as a step function.
     for (const auto& l : m_levels) {
@@ -601,7 +601,8 @@ run_result simulation::run(const run_progress_hook* hook) {
             m_warnings.push_back(
                 "waves.vcd stops at " +
                 units::format_time(static_cast<double>(m_vcd_limits->stopped_at_ps) * 1e-12) +
-                " simulated: it reached " + units::format_size(static_cast<double>(m_vcd_limits->size_at_stop)) +
+                " simulated: it reached " +
+                units::format_size(static_cast<double>(m_vcd_limits->size_at_stop)) +
                 ", the --vcd-max-size; choose signals (--vcd-signals) or a time window "
                 "(--vcd-window) to see the rest");
         }

@@ -1,6 +1,7 @@
 // The progress line of a long `trainvp run` on a terminal: simulated time (with a bar, the
 // percentage and the ETA when the end is known: simulation.max_time), wall time and the rate in
-// simulated seconds per wall second.  Refreshed in place ("\r", erase line); nothing when stdout is not a terminal.
+// simulated seconds per wall second.  Refreshed in place ("\r", erase line); nothing when stdout is
+// not a terminal.
 #pragma once
 
 #include <iosfwd>

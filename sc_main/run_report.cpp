@@ -70,7 +70,6 @@ const char* colour(std::size_t i) {
     return k[i % (sizeof k / sizeof k[0])];
 }
 
-
 // Utilisation 0..1 as a colour: light grey (idle), blue (half), red (saturated).
 std::string heat(double v) {
     v = std::min(1.0, std::max(0.0, v));
@@ -102,7 +101,8 @@ std::string heat_legend(const std::string& id) {
     }
     os << "</linearGradient></defs><rect x=\"10\" y=\"2\" width=\"300\" height=\"12\" fill=\"url(#"
        << id << ")\"/><text x=\"10\" y=\"28\" font-size=\"10\">0 %</text><text x=\"145\" y=\"28\" "
-       << "font-size=\"10\">50 %</text><text x=\"285\" y=\"28\" font-size=\"10\">100 %</text></svg>";
+       << "font-size=\"10\">50 %</text><text x=\"285\" y=\"28\" font-size=\"10\">100 "
+          "%</text></svg>";
     return os.str();
 }
 
@@ -150,15 +150,16 @@ std::string noc_heatmap(const std::string& block, const json& st, std::size_t in
            << k_link_kind[std::min<std::size_t>(4, static_cast<std::size_t>(kind[busiest_at]))]
            << ") " << num(100.0 * busiest) << " %";
     }
-    os << "</h3>\n<svg class=\"chart noc-heatmap\" id=\"noc-heatmap" << (index ? "-" + std::to_string(index) : "")
-       << "\" width=\"" << num(2 * left + cell * k, "%.0f") << "\" height=\""
-       << num(2 * top + cell * k, "%.0f") << "\" role=\"img\">\n";
+    os << "</h3>\n<svg class=\"chart noc-heatmap\" id=\"noc-heatmap"
+       << (index ? "-" + std::to_string(index) : "") << "\" width=\""
+       << num(2 * left + cell * k, "%.0f") << "\" height=\"" << num(2 * top + cell * k, "%.0f")
+       << "\" role=\"img\">\n";
     // Routers first, the links over them.
     for (int r = 0; r < routers; ++r) {
-        os << "<rect x=\"" << num(cx(r) - box / 2, "%.1f") << "\" y=\"" << num(cy(r) - box / 2, "%.1f")
-           << "\" width=\"" << num(box, "%.1f") << "\" height=\"" << num(box, "%.1f")
-           << "\" fill=\"#f4f4f4\" stroke=\"#888\"><title>router " << r << " (x " << r % k
-           << ", y " << r / k << ")</title></rect>";
+        os << "<rect x=\"" << num(cx(r) - box / 2, "%.1f") << "\" y=\""
+           << num(cy(r) - box / 2, "%.1f") << "\" width=\"" << num(box, "%.1f") << "\" height=\""
+           << num(box, "%.1f") << "\" fill=\"#f4f4f4\" stroke=\"#888\"><title>router " << r
+           << " (x " << r % k << ", y " << r / k << ")</title></rect>";
         if (cell >= 50) {
             os << "<text x=\"" << num(cx(r), "%.1f") << "\" y=\"" << num(cy(r) + 3.5, "%.1f")
                << "\" font-size=\"9\" text-anchor=\"middle\" fill=\"#666\">" << r << "</text>";
@@ -175,8 +176,8 @@ std::string noc_heatmap(const std::string& block, const json& st, std::size_t in
         const double px = -uy, py = ux;  // to the right of the direction of travel (y down)
         const auto kd = static_cast<std::size_t>(std::min(4.0, std::max(0.0, kind[i])));
         std::ostringstream title;
-        title << "r" << a << " (" << a % k << "," << a / k << ") -> r" << b << " (" << b % k
-              << "," << b / k << ") " << k_link_kind[kd] << ": " << num(100.0 * util[i]) << " %";
+        title << "r" << a << " (" << a % k << "," << a / k << ") -> r" << b << " (" << b % k << ","
+              << b / k << ") " << k_link_kind[kd] << ": " << num(100.0 * util[i]) << " %";
         if (kd == 0) {
             const double off = cell * 0.09, gap = box / 2 + 2;
             os << "<line x1=\"" << num(x0 + ux * gap + px * off, "%.1f") << "\" y1=\""
@@ -330,7 +331,8 @@ std::string run_report::html() const {
             if (u.block.rfind("node[", 0) != 0) continue;
             const std::size_t close = u.block.find(']');
             if (close == std::string::npos || close + 2 > u.block.size()) continue;
-            const bool link = u.type.size() > 5 && u.type.compare(u.type.size() - 5, 5, ".link") == 0;
+            const bool link =
+                u.type.size() > 5 && u.type.compare(u.type.size() - 5, 5, ".link") == 0;
             if (links_only && !link) continue;
             const std::string node = u.block.substr(0, close + 1);
             const std::string col = u.block.substr(close + 2) + "." + u.stat;
@@ -367,7 +369,8 @@ std::string run_report::html() const {
             }
         }
         if (nodes.size() > shown_nodes) {
-            os << "<text x=\"0\" y=\"" << num(top + ch * static_cast<double>(shown_nodes) + 8, "%.0f")
+            os << "<text x=\"0\" y=\""
+               << num(top + ch * static_cast<double>(shown_nodes) + 8, "%.0f")
                << "\" font-size=\"10\">(the first 256 of " << nodes.size() << " nodes)</text>";
         }
         os << "</svg>\n";

@@ -98,9 +98,19 @@ const char* k_script = R"(
     var xcats = [];
     rows.forEach(function(r) { if (xcats.indexOf(r[xc]) < 0) xcats.push(r[xc]); });
     function xv(r) { return xnumeric ? num(r[xc]) : xcats.indexOf(r[xc]); }
-    // One series per combination of the other swept columns.
+    // One series per combination of the other swept columns, leaving out those that move with
+    // x (zipped with it: one value per x value and one x value per value).
+    function tied(c) {
+      var fwd = {}, back = {};
+      for (var i = 0; i < rows.length; ++i) {
+        var x = rows[i][xc], v = rows[i][c];
+        if ((x in fwd && fwd[x] !== v) || (v in back && back[v] !== x)) return false;
+        fwd[x] = v; back[v] = x;
+      }
+      return true;
+    }
     var others = [];
-    head.forEach(function(h, c) { if (swept.indexOf(h) >= 0 && c !== xc) others.push(c); });
+    head.forEach(function(h, c) { if (swept.indexOf(h) >= 0 && c !== xc && !tied(c)) others.push(c); });
     var series = {}, order = [];
     rows.forEach(function(r) {
       var y = num(r[yc]);
@@ -111,6 +121,20 @@ const char* k_script = R"(
     });
     var xs = [], ymax = 0;
     order.forEach(function(k) { series[k].forEach(function(p) { xs.push(p[0]); ymax = Math.max(ymax, p[1]); }); });
+    // Readable units: a column "name [ns]" (or "sim_time_ps") in ms when its values are
+    // millions of ns, bytes in MB, ...
+    var unit = '', m = /\[([^\]]+)\]$/.exec(head[yc]);
+    if (m) unit = m[1]; else if (/_ps$/.test(head[yc])) unit = 'ps';
+    var scales = {ps: [[1e12, 's'], [1e9, 'ms'], [1e6, 'us'], [1e3, 'ns']],
+                  ns: [[1e9, 's'], [1e6, 'ms'], [1e3, 'us']], s: [[1e-3, 'ms']],
+                  B: [[1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']], 'B/s': [[1e9, 'GB/s'], [1e6, 'MB/s']]};
+    var div = 1, shown = unit;
+    (scales[unit] || []).some(function(sc) {
+      if (unit === 's' ? ymax < 1 : ymax >= sc[0]) { div = unit === 's' ? 1e-3 : sc[0]; shown = sc[1]; return true; }
+      return false;
+    });
+    ymax /= div;
+    order.forEach(function(k) { series[k].forEach(function(p) { p[1] /= div; }); });
     if (!xs.length) { svg.appendChild(el('text', {x: 20, y: 30}, 'no values')); return; }
     var xmin = Math.min.apply(null, xs), xmax = Math.max.apply(null, xs);
     if (xmax === xmin) { xmax = xmin + 1; }
@@ -122,7 +146,7 @@ const char* k_script = R"(
     svg.appendChild(el('line', {x1: L, y1: T, x2: L, y2: T + H, stroke: '#444'}));
     for (var i = 0; i <= 4; ++i) {
       var yv = ymax * i / 4;
-      svg.appendChild(el('text', {x: L - 6, y: py(yv) + 4, 'text-anchor': 'end', 'font-size': 11}, yv.toPrecision(3)));
+      svg.appendChild(el('text', {x: L - 6, y: py(yv) + 4, 'text-anchor': 'end', 'font-size': 11}, String(+yv.toPrecision(3))));
       svg.appendChild(el('line', {x1: L, y1: py(yv), x2: L + W, y2: py(yv), stroke: '#eee'}));
     }
     var ticks = {};
@@ -131,7 +155,8 @@ const char* k_script = R"(
       svg.appendChild(el('text', {x: px(parseFloat(t)), y: T + H + 16, 'text-anchor': 'middle', 'font-size': 11}, ticks[t]));
     });
     svg.appendChild(el('text', {x: L + W / 2, y: T + H + 34, 'text-anchor': 'middle', 'font-size': 12}, head[xc]));
-    svg.appendChild(el('text', {x: 14, y: T + H / 2, 'font-size': 12, transform: 'rotate(-90 14 ' + (T + H / 2) + ')', 'text-anchor': 'middle'}, head[yc]));
+    var ylabel = head[yc].replace(/ \[[^\]]+\]$/, '') + (shown ? ' [' + shown + ']' : '');
+    svg.appendChild(el('text', {x: 14, y: T + H / 2, 'font-size': 12, transform: 'rotate(-90 14 ' + (T + H / 2) + ')', 'text-anchor': 'middle', id: 'sweep-ylabel'}, ylabel));
     order.forEach(function(k, s) {
       var pts = series[k].slice().sort(function(a, b) { return a[0] - b[0]; });
       var c = colours[s % colours.length];
@@ -139,7 +164,7 @@ const char* k_script = R"(
                                       fill: 'none', stroke: c, 'stroke-width': 2, 'class': 'series'}));
       pts.forEach(function(p) {
         var dot = el('circle', {cx: px(p[0]), cy: py(p[1]), r: 3.5, fill: c});
-        dot.appendChild(el('title', {}, k + ', ' + head[xc] + '=' + p[2] + ': ' + p[1]));
+        dot.appendChild(el('title', {}, k + ', ' + head[xc] + '=' + p[2] + ': ' + (+p[1].toPrecision(4)) + ' ' + shown));
         svg.appendChild(dot);
       });
       var item = document.createElement('span');

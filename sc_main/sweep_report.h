@@ -27,7 +27,7 @@ public:
 private:
     std::string m_dir;
     std::string m_description;
-    std::vector<std::string> m_swept;  // the swept parameters' column names
+    std::vector<std::string> m_swept;              // the swept parameters' column names
     std::vector<std::vector<std::string>> m_rows;  // header first
 };
 

@@ -27,8 +27,8 @@
 #include "sc_main/run_diff.h"
 #include "sc_main/run_progress.h"
 #include "sc_main/run_report.h"
-#include "sc_main/sweep_report.h"
 #include "sc_main/sweep_plan.h"
+#include "sc_main/sweep_report.h"
 #include "sc_main/sweep_runner.h"
 #include "sc_main/sweep_spec.h"
 #include "sc_main/sweep_table.h"
@@ -340,8 +340,7 @@ int trainvp_cli::cmd_diff(const std::vector<std::string>& args) {
 }
 
 // `--vcd-window FROM:TO`: times with units ("0:10us", "5us:", ":2ms"); an empty end is open.
-void trainvp_cli::parse_vcd_window(const std::string& opt, const std::string& v,
-                                   vcd_options& out) {
+void trainvp_cli::parse_vcd_window(const std::string& opt, const std::string& v, vcd_options& out) {
     const source_loc cmdline{"command line", 0, 0};
     const std::size_t colon = v.find(':');
     if (colon == std::string::npos) {

@@ -35,9 +35,8 @@ void timeline::span(const std::string& path, const std::string& name, const std:
         span_rec{start_ps, std::max(start_ps, end_ps), track_of(path), name, cat, args});
 }
 
-void timeline::counter(const std::string& process, const std::string& name,
-                       std::uint64_t start_ps, std::uint64_t step_ps,
-                       const std::vector<double>& values) {
+void timeline::counter(const std::string& process, const std::string& name, std::uint64_t start_ps,
+                       std::uint64_t step_ps, const std::vector<double>& values) {
     std::vector<std::pair<std::uint64_t, double>> steps;
     steps.reserve(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -164,9 +163,9 @@ std::string timeline::to_json() const {
         for (std::size_t i = 0; i < c.steps.size(); ++i) {
             // A counter holds its value: repeats are left out.
             if (i > 0 && c.steps[i].second == c.steps[i - 1].second) continue;
-            emit("{\"ph\":\"C\",\"name\":" + quote(c.name) + ",\"cat\":\"counter\",\"ts\":" +
-                 us(c.steps[i].first) + ",\"pid\":" + pid + ",\"tid\":0,\"args\":{\"value\":" +
-                 real(c.steps[i].second) + "}}");
+            emit("{\"ph\":\"C\",\"name\":" + quote(c.name) +
+                 ",\"cat\":\"counter\",\"ts\":" + us(c.steps[i].first) + ",\"pid\":" + pid +
+                 ",\"tid\":0,\"args\":{\"value\":" + real(c.steps[i].second) + "}}");
         }
     }
     out += "\n]}\n";

@@ -32,8 +32,7 @@ traced_level::traced_level(style s) : m_style(s) {}
 traced_level::~traced_level() = default;
 traced_level::traced_level(traced_level&&) noexcept = default;
 
-void traced_level::enable(sc_core::sc_trace_file* tf, const std::string& name,
-                          vcd_limits* limits) {
+void traced_level::enable(sc_core::sc_trace_file* tf, const std::string& name, vcd_limits* limits) {
     m_state = std::make_unique<state>();
     state* st = m_state.get();
     st->limits = limits;

@@ -59,8 +59,7 @@ public:
 
     // Starts tracing into `tf` under `name`.  Call during elaboration.
     // `limits` (kept by the caller for the run; null: everything) bounds what is written.
-    void enable(sc_core::sc_trace_file* tf, const std::string& name,
-                vcd_limits* limits = nullptr);
+    void enable(sc_core::sc_trace_file* tf, const std::string& name, vcd_limits* limits = nullptr);
     bool enabled() const { return m_state != nullptr; }
     // Also counts every busy() interval into `h` (the run summary's per-phase bottlenecks);
     // null stops it.  Independent of tracing.

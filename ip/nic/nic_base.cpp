@@ -423,8 +423,8 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     }
     // The receive path's busy time: [frame in, written), counted once where frames overlap.
     {
-        const sc_core::sc_time in = n > 1 ? std::min(arrived, ps_time(ext->head_last_bit_ps))
-                                          : arrived;
+        const sc_core::sc_time in =
+            n > 1 ? std::min(arrived, ps_time(ext->head_last_bit_ps)) : arrived;
         const sc_core::sc_time from = std::max(in, m_rx_path_until);
         if (written > from) {
             m_rx_path_busy_ps += static_cast<double>((written - from).value());
@@ -489,7 +489,8 @@ void nic_base::end_of_run() {
     const sc_core::sc_time now = sim_now();
     m_tx_util.set(m_tx_engine.utilisation(now));
     m_rx_util.set(m_rx_engine.utilisation(now));
-    m_rx_path_util.set(now.value() > 0 ? m_rx_path_busy_ps / static_cast<double>(now.value()) : 0.0);
+    m_rx_path_util.set(now.value() > 0 ? m_rx_path_busy_ps / static_cast<double>(now.value())
+                                       : 0.0);
 }
 
 }  // namespace trainvp::ip

@@ -111,7 +111,6 @@ TEST(outputs, vcd_has_a_header_and_value_changes) {
     EXPECT_FALSE(std::filesystem::exists(dir / "stats.json.tmp"));
 }
 
-
 // --vcd-signals and --vcd-window: only node[1]'s signals, and only the value changes from
 // 200 ns to 600 ns: the memory's busy flag (busy from 0 to 800 ns) rises at the window's start
 // and its fall at 800 ns is left out.
@@ -168,7 +167,6 @@ TEST(signal_glob, star_question_mark_and_literal_brackets) {
     EXPECT_FALSE(g.matches("d"));
     EXPECT_EQ(g.unmatched(), (std::vector<std::string>{"a.*", "c"}));
 }
-
 
 }  // namespace
 }  // namespace trainvp
