@@ -381,12 +381,19 @@ void simulation::add_counter_tracks(std::uint64_t end_ps) {
     }
     // Queue depths: every change, as a step function.
     for (const auto& l : m_levels) {
-        if (l.levels->full || l.levels->deltas.empty()) continue;
+        if (l.levels->full || l.levels->changes.empty()) continue;
+        auto changes = l.levels->changes;
+        std::stable_sort(changes.begin(), changes.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
         std::vector<std::pair<std::uint64_t, double>> steps;
         std::int64_t level = 0;
-        for (const auto& [at, d] : l.levels->deltas) {
+        for (const auto& [at, d] : changes) {
             level += d;
-            steps.emplace_back(at, static_cast<double>(level));
+            if (!steps.empty() && steps.back().first == at) {
+                steps.back().second = static_cast<double>(level);  // same time: the last value
+            } else {
+                steps.emplace_back(at, static_cast<double>(level));
+            }
         }
         tl.counter_steps(process_of(l.block->path()), l.block->path() + "." + l.signal, steps);
     }

@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <systemc>
 
@@ -31,19 +33,20 @@ struct vcd_limits {
     void count_change(std::uint64_t now_ps);
 };
 
-// A level's changes (time -> delta), recorded for the timeline's counter tracks when the run
-// writes one; recording stops (`full`) past k_max changes, to bound the memory.
+// A level's changes (time, delta), recorded for the timeline's counter tracks when the run
+// writes one; recording stops (`full`) past k_max changes, to bound the memory (16 B each).
 struct level_series {
-    static constexpr std::size_t k_max = 200000;
-    std::map<std::uint64_t, std::int64_t> deltas;
+    static constexpr std::size_t k_max = 100000;
+    std::vector<std::pair<std::uint64_t, std::int64_t>> changes;
     bool full = false;
     void add(std::uint64_t at_ps, std::int64_t delta) {
         if (full) return;
-        deltas[at_ps] += delta;
-        if (deltas.size() > k_max) {
+        if (changes.size() >= k_max) {
             full = true;
-            deltas.clear();
+            changes = {};
+            return;
         }
+        changes.emplace_back(at_ps, delta);
     }
 };
 
