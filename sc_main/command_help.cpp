@@ -79,6 +79,8 @@ std::vector<command_help> make_commands() {
          "Runs every point of a sweep file's grid (docs/user-guide.md, Sweeps) as its own\n"
          "process, N at once; each point's outputs in DIR/<point>, one row per point in\n"
          "DIR/sweep.csv (default DIR out/<sweep name>).  A rerun skips finished points.\n"
+         "On a terminal a progress bar shows points done, the rate and the ETA.  `trainvp\n"
+         "report DIR` writes DIR/report.html: the table and a line plot of a chosen column.\n"
          "\n"
          "options:\n"
          "  --jobs N, -j N    points at once (default: the core count)\n"

@@ -241,8 +241,10 @@ run_report::run_report(const std::string& dir) : m_dir(dir) {
     const std::filesystem::path d(dir);
     m_stats = read_text(d / "stats.json");
     if (m_stats.empty()) {
-        throw input_error(source_loc{"command line", 0, 0}, "OUT_DIR",
-                          "'" + dir + "' holds no stats.json (give the output folder of a run)");
+        throw input_error(
+            source_loc{"command line", 0, 0}, "OUT_DIR",
+            "'" + dir +
+                "' holds no stats.json nor sweep.csv (give the output folder of a run or a sweep)");
     }
     m_timeline = read_text(d / "timeline.json");
     m_config = read_text(d / "config.resolved.yaml");

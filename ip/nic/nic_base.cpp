@@ -428,7 +428,10 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
         const sc_core::sc_time from = std::max(in, m_rx_path_until);
         if (written > from) {
             m_rx_path_busy_ps += static_cast<double>((written - from).value());
-            m_rx_path_level.busy(from, written);
+            // As level changes, not busy(): the path is no one resource, so it stays out of
+            // the summary's bottlenecks (its engine, PCIe and memory are there).
+            m_rx_path_level.change_at(from, +1);
+            m_rx_path_level.change_at(written, -1);
             m_rx_path_until = written;
         }
     }
