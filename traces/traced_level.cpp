@@ -2,6 +2,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "traces/traced_level.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace trainvp {
@@ -67,7 +68,16 @@ void traced_level::enable(sc_core::sc_trace_file* tf, const std::string& name, v
                 st->shown = level;
                 if (changed && lim) lim->count_change(now.value());
             }
-            if (!st->pending.empty()) st->wake.notify(st->pending.begin()->first - now);
+            // The next change, or the window's start if that comes first (the value is
+            // brought up to date there).
+            const bool before_window = lim != nullptr && now.value() < lim->from_ps;
+            if (!st->pending.empty() || before_window) {
+                sc_core::sc_time next = sc_core::sc_max_time();
+                if (!st->pending.empty()) next = st->pending.begin()->first;
+                if (before_window)
+                    next = std::min(next, sc_core::sc_time::from_value(lim->from_ps));
+                st->wake.notify(next - now);
+            }
         },
         sc_core::sc_gen_unique_name("trainvp_trace"), &opt);
     // At the window's start the value is brought up to date.

@@ -171,15 +171,18 @@ TEST(example_cluster, timeline_has_args_flows_and_counters) {
     int sends = 0, recvs = 0, starts = 0, ends = 0;
     std::set<std::string> counters;
     double send_ts = -1;
+    auto op_of = [](const nlohmann::json& e) {
+        return e.contains("args") ? e["args"].value("op", "") : std::string();
+    };
     for (const auto& e : tl["traceEvents"]) {
         const std::string ph = e["ph"];
-        if (ph == "X" && e["args"].value("op", "") == "send") {
+        if (ph == "X" && op_of(e) == "send") {
             ++sends;
             send_ts = e["ts"].get<double>();
             EXPECT_EQ(e["args"].dump(), R"({"bytes":1000000,"op":"send","tag":1,"to":"node[1]"})");
             EXPECT_EQ(process[e["pid"].get<int>()], "node[0]");
         }
-        if (ph == "X" && e["args"].value("op", "") == "recv") {
+        if (ph == "X" && op_of(e) == "recv") {
             ++recvs;
             EXPECT_EQ(e["args"].dump(),
                       R"({"bytes":1000000,"from":"node[0]","op":"recv","tag":1})");

@@ -111,9 +111,10 @@ TEST(outputs, vcd_has_a_header_and_value_changes) {
     EXPECT_FALSE(std::filesystem::exists(dir / "stats.json.tmp"));
 }
 
-// --vcd-signals and --vcd-window: only node[1]'s signals, and only the value changes from
-// 200 ns to 600 ns: the busy flags (busy from 0 to 800 ns) rise at the window's start and
-// their fall at 800 ns is left out.
+// --vcd-signals and --vcd-window: only node[1]'s signals (the generator's in_flight, the
+// memory's busy and queue), and only from 200 ns to 600 ns: the values are brought up to date
+// at 200 ns (5 messages in flight, the memory busy, 4 queued), then every change inside the
+// window; none after it (the memory goes idle at 800 ns), and SystemC's closing timestamp.
 TEST(outputs, vcd_takes_signal_globs_and_a_time_window) {
     auto dir = test::temp_dir("vcd_window");
     auto sim = test::make_sim(k_pair);
@@ -123,7 +124,7 @@ TEST(outputs, vcd_takes_signal_globs_and_a_time_window) {
     opt.from_ps = 200000;
     opt.to_ps = 600000;
     sim->trace_to((dir / "waves.vcd.part").string(), opt);
-    EXPECT_EQ(sim->traced_signals(), 2u);  // node[1].gen and node[1].mem's flags
+    EXPECT_EQ(sim->traced_signals(), 3u);
     run_result r = sim->run();
     sim->write_outputs(dir.string(), r);
     const std::string vcd = test::read_file(dir / "waves.vcd");
@@ -134,8 +135,10 @@ TEST(outputs, vcd_takes_signal_globs_and_a_time_window) {
     for (std::size_t p = vcd.find("\n#"); p != std::string::npos; p = vcd.find("\n#", p + 1)) {
         stamps.push_back(vcd.substr(p + 2, vcd.find('\n', p + 1) - p - 2));
     }
-    // SystemC closes the file with the end time (880 ns) as a last timestamp.
-    EXPECT_EQ(stamps, (std::vector<std::string>{"0", "200000", "880000"})) << vcd;
+    EXPECT_EQ(stamps, (std::vector<std::string>{"200000", "240000", "320000", "400000", "480000",
+                                                "560000", "880000"}))
+        << vcd;
+    EXPECT_NE(vcd.find("#200000\nr5 aaaaa\n1aaaab\nr4 aaaac\n"), std::string::npos) << vcd;
 }
 
 TEST(outputs, vcd_signal_glob_that_matches_nothing_is_an_input_error) {
@@ -149,7 +152,7 @@ TEST(outputs, vcd_signal_glob_that_matches_nothing_is_an_input_error) {
         FAIL() << "no error";
     } catch (const input_error& e) {
         EXPECT_NE(std::string(e.what()).find("'nod[1].*' matches no signal (names look like "
-                                             "'node[0].gen.busy'"),
+                                             "'node[0].gen.in_flight'"),
                   std::string::npos)
             << e.what();
     }
