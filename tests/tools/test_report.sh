@@ -75,10 +75,13 @@ grid:
       switch.ports: [2, 4]
 EOF
 check_sweep sweep "$work/sweep.yaml" sweep-plot sweep-table
-# The plot has a line and its points once the script ran (in the rendered page).
+# The plot has its line and points once the script ran (in the rendered page): one line, as
+# switch.ports moves with the node count (zipped), and the y axis in readable units.
 if [ -f "$work/sweep.dom" ]; then
-    grep -q '<polyline[^>]*class="series"' "$work/sweep.dom" ||
-        { echo "sweep: no line in the rendered plot"; fail=1; }
+    [ "$(grep -o '<polyline[^>]*class="series"' "$work/sweep.dom" | wc -l)" -eq 1 ] ||
+        { echo "sweep: not one line in the rendered plot"; fail=1; }
+    grep -q 'id="sweep-ylabel">iteration.time \[ms\]<' "$work/sweep.dom" ||
+        { echo "sweep: the y axis is not iteration.time [ms]"; fail=1; }
     [ "$(grep -o '<circle' "$work/sweep.dom" | wc -l)" -eq 2 ] ||
         { echo "sweep: not 2 points in the rendered plot"; fail=1; }
 fi
