@@ -605,13 +605,30 @@ run_result simulation::run(const run_progress_hook* hook) {
         sc_core::sc_close_vcd_trace_file(m_vcd);
         m_vcd = nullptr;
         if (m_vcd_limits && m_vcd_limits->stopped) {
+            // The whole run's file, estimated at the rate the file grew until it stopped (over
+            // the part of the window the run covered).
+            const vcd_limits& lim = *m_vcd_limits;
+            const double end =
+                static_cast<double>(std::min<std::uint64_t>(r.end_time.value(), lim.to_ps));
+            const double covered =
+                static_cast<double>(lim.stopped_at_ps) - static_cast<double>(lim.from_ps);
+            std::string whole;
+            if (covered > 0 && end > static_cast<double>(lim.stopped_at_ps)) {
+                whole = " (the whole " +
+                        std::string(lim.from_ps > 0 || lim.to_ps < UINT64_MAX ? "window" : "run") +
+                        " would have written about " +
+                        units::format_size(static_cast<double>(lim.size_at_stop) *
+                                           (end - static_cast<double>(lim.from_ps)) / covered) +
+                        ")";
+            }
             m_warnings.push_back(
                 "waves.vcd stops at " +
-                units::format_time(static_cast<double>(m_vcd_limits->stopped_at_ps) * 1e-12) +
+                units::format_time(static_cast<double>(lim.stopped_at_ps) * 1e-12) +
                 " simulated: it reached " +
-                units::format_size(static_cast<double>(m_vcd_limits->size_at_stop)) +
-                ", the --vcd-max-size; choose signals (--vcd-signals) or a time window "
-                "(--vcd-window) to see the rest");
+                units::format_size(static_cast<double>(lim.size_at_stop)) + ", the --vcd-max-size" +
+                whole +
+                "; choose signals (--vcd-signals) or a time window (--vcd-window) to see the "
+                "rest");
         }
     }
     return r;
