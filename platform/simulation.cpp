@@ -258,6 +258,12 @@ void simulation::trace_to(const std::string& file_base, const vcd_options& opt) 
                               "' matches no signal (names look like '" + example +
                               "'; `*` matches any characters, brackets are literal)");
     }
+    if (chosen.empty()) {
+        // SystemC would write no file (and the run would fail reading it back).
+        throw input_error(source_loc{"command line", 0, 0}, "--vcd",
+                          "no block of this platform declares a VCD signal (`trainvp describe "
+                          "TYPE` lists a type's signals)");
+    }
     m_vcd_base = file_base;
     m_vcd = sc_core::sc_create_vcd_trace_file(file_base.c_str());
     if (m_vcd == nullptr) throw sim_error("cannot create VCD file '" + file_base + ".vcd'");
