@@ -20,6 +20,7 @@
 #include "platform/peer_index.h"
 #include "platform/platform_loader.h"
 #include "traces/atomic_file.h"
+#include "traces/signal_glob.h"
 #include "traces/stats_report.h"
 #include "traces/traced_level.h"
 #include "workloads/drivers/hand_out.h"
@@ -242,18 +243,53 @@ void simulation::hand_out_workload() {
                                               m_ctx.spans().enabled());
 }
 
-void simulation::trace_to(const std::string& file_base) {
+void simulation::trace_to(const std::string& file_base, const vcd_options& opt) {
+    // The selection is checked before the file is made.
+    const signal_glob globs(opt.signals);
+    std::vector<std::pair<std::string, traced_level*>> chosen;
+    std::string example;
+    for (ip_module* b : m_blocks) {
+        for (const auto& s : b->type().signals) {
+            s.each(*b, [&](const std::string& name, traced_level& lvl) {
+                const std::string full = b->path() + "." + name;
+                if (example.empty()) example = full;
+                if (globs.matches(full)) chosen.emplace_back(full, &lvl);
+            });
+        }
+    }
+    if (!globs.unmatched().empty()) {
+        throw input_error(source_loc{"command line", 0, 0}, "--vcd-signals",
+                          "'" + globs.unmatched().front() +
+                              "' matches no signal (names look like '" + example +
+                              "'; `*` matches any characters, brackets are literal)");
+    }
+    if (chosen.empty()) {
+        // SystemC would write no file (and the run would fail reading it back).
+        throw input_error(source_loc{"command line", 0, 0}, "--vcd",
+                          "no block of this platform declares a VCD signal (`trainvp describe "
+                          "TYPE` lists a type's signals)");
+    }
     m_vcd_base = file_base;
     m_vcd = sc_core::sc_create_vcd_trace_file(file_base.c_str());
     if (m_vcd == nullptr) throw sim_error("cannot create VCD file '" + file_base + ".vcd'");
     m_vcd->set_time_unit(1, sc_core::SC_PS);
-    for (ip_module* b : m_blocks) {
-        for (const auto& s : b->type().signals) {
-            s.each(*b, [&](const std::string& name, traced_level& lvl) {
-                lvl.enable(m_vcd, std::string(b->name()) + "." + name);
-            });
+    m_vcd_limits = std::make_unique<vcd_limits>();
+    m_vcd_limits->from_ps = opt.from_ps;
+    m_vcd_limits->to_ps = opt.to_ps;
+    m_vcd_limits->max_bytes = opt.max_bytes;
+    m_vcd_limits->file = file_base + ".vcd";
+    // SystemC turns brackets in traced names into parentheses (with a warning); it is given
+    // the parentheses, and write_outputs puts the config's brackets back into the header's
+    // scope lines (same length, in place): `$scope module node[0] $end`.
+    for (auto& [name, lvl] : chosen) {
+        std::string safe = name;
+        for (char& c : safe) {
+            if (c == '[') c = '(';
+            if (c == ']') c = ')';
         }
+        lvl->enable(m_vcd, safe, m_vcd_limits.get());
     }
+    m_traced = chosen.size();
 }
 
 // sc_start in slices of simulated time, calling the hook between them.  The result equals one
@@ -316,13 +352,61 @@ void simulation::account_busy() {
         }
     }
     if (n > k_max_accounted) return;
+    const bool timeline = m_ctx.spans().enabled();
     for (ip_module* b : m_blocks) {
         for (const auto& s : b->type().signals) {
             s.each(*b, [&](const std::string& name, traced_level& level) {
                 m_busy.push_back({b, name, std::make_unique<busy_histogram>()});
                 level.account_busy(m_busy.back().busy.get());
+                if (timeline && !level.is_flag()) {
+                    m_levels.push_back({b, name, std::make_unique<level_series>()});
+                    level.record_levels(m_levels.back().levels.get());
+                }
             });
         }
+    }
+}
+
+void simulation::add_counter_tracks(std::uint64_t end_ps) {
+    timeline& tl = m_ctx.spans();
+    if (!tl.enabled() || end_ps == 0) return;
+    auto process_of = [](const std::string& path) { return path.substr(0, path.find('.')); };
+    // Link utilisation per bucket of a grid of at most 256 buckets over the run.
+    std::uint64_t width = busy_histogram::k_first_width_ps;
+    while (width * 256 < end_ps) width *= 2;
+    for (const auto& a : m_busy) {
+        const std::string& type = a.block->type().name;
+        if (type.size() < 5 || type.compare(type.size() - 5, 5, ".link") != 0) continue;
+        std::uint64_t w = std::max(width, a.busy->width_ps());
+        const std::vector<double> busy = a.busy->at_width(w);
+        const std::size_t n = static_cast<std::size_t>((end_ps + w - 1) / w);
+        std::vector<double> util(std::min(n, busy.size()));
+        bool any = false;
+        for (std::size_t i = 0; i < util.size(); ++i) {
+            util[i] = busy[i] / static_cast<double>(w);
+            any = any || util[i] > 0;
+        }
+        if (!any) continue;
+        tl.counter(process_of(a.block->path()), a.block->path() + "." + a.signal + " utilisation",
+                   0, w, util);
+    }
+    // Queue depths: every change, as a step function.
+    for (const auto& l : m_levels) {
+        if (l.levels->full || l.levels->changes.empty()) continue;
+        auto changes = l.levels->changes;
+        std::stable_sort(changes.begin(), changes.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<std::pair<std::uint64_t, double>> steps;
+        std::int64_t level = 0;
+        for (const auto& [at, d] : changes) {
+            level += d;
+            if (!steps.empty() && steps.back().first == at) {
+                steps.back().second = static_cast<double>(level);  // same time: the last value
+            } else {
+                steps.emplace_back(at, static_cast<double>(level));
+            }
+        }
+        tl.counter_steps(process_of(l.block->path()), l.block->path() + "." + l.signal, steps);
     }
 }
 
@@ -531,9 +615,36 @@ run_result simulation::run(const run_progress_hook* hook) {
             r.bottlenecks = phase_bottlenecks(runs, r.end_time.value());
         }
     }
+    add_counter_tracks(r.end_time.value());
     if (m_vcd) {
         sc_core::sc_close_vcd_trace_file(m_vcd);
         m_vcd = nullptr;
+        if (m_vcd_limits && m_vcd_limits->stopped) {
+            // The whole run's file, estimated at the rate the file grew until it stopped (over
+            // the part of the window the run covered).
+            const vcd_limits& lim = *m_vcd_limits;
+            const double end =
+                static_cast<double>(std::min<std::uint64_t>(r.end_time.value(), lim.to_ps));
+            const double covered =
+                static_cast<double>(lim.stopped_at_ps) - static_cast<double>(lim.from_ps);
+            std::string whole;
+            if (covered > 0 && end > static_cast<double>(lim.stopped_at_ps)) {
+                whole = " (the whole " +
+                        std::string(lim.from_ps > 0 || lim.to_ps < UINT64_MAX ? "window" : "run") +
+                        " would have written about " +
+                        units::format_size(static_cast<double>(lim.size_at_stop) *
+                                           (end - static_cast<double>(lim.from_ps)) / covered) +
+                        ")";
+            }
+            m_warnings.push_back(
+                "waves.vcd stops at " +
+                units::format_time(static_cast<double>(lim.stopped_at_ps) * 1e-12) +
+                " simulated: it reached " +
+                units::format_size(static_cast<double>(lim.size_at_stop)) + ", the --vcd-max-size" +
+                whole +
+                "; choose signals (--vcd-signals) or a time window (--vcd-window) to see the "
+                "rest");
+        }
     }
     return r;
 }
@@ -649,6 +760,39 @@ void simulation::blank_vcd_date(const std::string& path) {
     f.write(blank.data(), static_cast<std::streamsize>(blank.size()));
 }
 
+// The header's scope lines get the config's brackets back (trace_to gave SystemC parentheses
+// for them): `$scope module node(0) $end` becomes `$scope module node[0] $end`, in place.
+void simulation::restore_vcd_scopes(const std::string& path) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    if (!f) throw sim_error("cannot read back VCD file '" + path + "'");
+    std::string head;
+    std::string chunk(1 << 16, '\0');
+    std::size_t end = std::string::npos;
+    while (end == std::string::npos) {
+        f.read(&chunk[0], static_cast<std::streamsize>(chunk.size()));
+        const auto got = static_cast<std::size_t>(f.gcount());
+        if (got == 0) break;
+        head.append(chunk, 0, got);
+        end = head.find("$enddefinitions");
+    }
+    if (end == std::string::npos) return;
+    head.resize(end);
+    bool changed = false;
+    for (std::size_t at = head.find("$scope"); at != std::string::npos;
+         at = head.find("$scope", at + 6)) {
+        const std::size_t stop = head.find("$end", at + 6);
+        if (stop == std::string::npos) break;
+        for (std::size_t i = at + 6; i < stop; ++i) {
+            if (head[i] == '(') head[i] = '[', changed = true;
+            if (head[i] == ')') head[i] = ']', changed = true;
+        }
+    }
+    if (!changed) return;
+    f.clear();
+    f.seekp(0);
+    f.write(head.data(), static_cast<std::streamsize>(head.size()));
+}
+
 std::string simulation::resolved_config() const { return resolved_yaml(m_desc, m_registry); }
 
 void simulation::write_outputs(const std::string& dir, const run_result& r) {
@@ -659,6 +803,7 @@ void simulation::write_outputs(const std::string& dir, const run_result& r) {
     write_file_atomically((fs::path(dir) / "config.resolved.yaml").string(), resolved_config());
     if (!m_vcd_base.empty()) {
         blank_vcd_date(m_vcd_base + ".vcd");
+        restore_vcd_scopes(m_vcd_base + ".vcd");
         commit_file(m_vcd_base + ".vcd", (fs::path(dir) / "waves.vcd").string());
     }
 }

@@ -17,6 +17,7 @@
 #include "traces/busy_histogram.h"
 #include "traces/run_summary.h"
 #include "traces/stats_report.h"
+#include "traces/traced_level.h"
 #include "workloads/iteration/critical_path.h"
 
 namespace trainvp {
@@ -54,6 +55,16 @@ struct run_progress_hook {
     std::function<void(const sc_core::sc_time& now, double wall_s)> fn;
 };
 
+// What `--vcd` writes: the signals whose names (`node[0].nic.tx_busy`) match one of the globs
+// (none: all), from `from_ps` to `to_ps`, and no more than about `max_bytes` (tracing stops
+// there, with a warning).
+struct vcd_options {
+    std::vector<std::string> signals;
+    std::uint64_t from_ps = 0;
+    std::uint64_t to_ps = UINT64_MAX;
+    std::uint64_t max_bytes = UINT64_MAX;
+};
+
 class simulation {
 public:
     simulation(platform_desc desc, const registry& reg);
@@ -62,7 +73,11 @@ public:
     // Builds and binds every block.  Throws input_error for bad params, sockets or bindings.
     void elaborate();
     // Opens the VCD (call after elaborate, before run); `file_base` gets ".vcd" appended.
-    void trace_to(const std::string& file_base);
+    // Throws input_error when a glob of `opt.signals` matches no signal.  Scopes are the
+    // blocks' config paths (`node[0].nic`).
+    void trace_to(const std::string& file_base, const vcd_options& opt = {});
+    // How many signals the VCD carries (after trace_to).
+    std::size_t traced_signals() const { return m_traced; }
     // Runs to the end (every driver finished, max_time, a stall or a failure).  With a hook,
     // sc_start runs in slices so that the hook can report progress.
     run_result run(const run_progress_hook* hook = nullptr);
@@ -100,6 +115,7 @@ private:
     void hand_out_workload();
     stats_report report(const run_result& r) const;
     static void blank_vcd_date(const std::string& path);
+    static void restore_vcd_scopes(const std::string& path);
     template <typename F>
     void visit_stats(F&& f) const;
 
@@ -113,6 +129,8 @@ private:
     int m_iterations = 1;
     sc_core::sc_trace_file* m_vcd = nullptr;
     std::string m_vcd_base;
+    std::unique_ptr<vcd_limits> m_vcd_limits;
+    std::size_t m_traced = 0;
     // Busy time of every busy flag (declared signals fed by busy()) over simulated time, for
     // the per-phase bottlenecks; empty above k_max_accounted flags.
     struct busy_account {
@@ -122,9 +140,19 @@ private:
     };
     static constexpr std::size_t k_max_accounted = 2048;
     std::vector<busy_account> m_busy;
+    // Queue depths (levels) for the timeline's counter tracks.
+    struct level_account {
+        const ip_module* block;
+        std::string signal;
+        std::unique_ptr<level_series> levels;
+    };
+    std::vector<level_account> m_levels;
     void account_busy();
     // The end-of-run audit's checks over every block's statistics: each utilisation in [0, 1].
     void audit_fractions(audit_log& log) const;
+    // The timeline's counter tracks: link utilisation (busy flags of link blocks) and queue
+    // depths (levels), after the run.
+    void add_counter_tracks(std::uint64_t end_ps);
     std::vector<std::string> phase_bottlenecks(const std::vector<workloads::host_run>& runs,
                                                std::uint64_t end_ps) const;
     std::vector<std::string> m_warnings;

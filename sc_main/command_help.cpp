@@ -22,8 +22,9 @@ std::vector<command_help> make_commands() {
     std::vector<command_help> c;
     c.push_back(
         {"run",
-         "run CONFIG.yaml [--set KEY=VALUE ...] [--out DIR] [--vcd] [--seed N] [--quiet | "
-         "--json] [--force] [--plugin LIB.so ...]",
+         "run CONFIG.yaml [--set KEY=VALUE ...] [--out DIR] [--vcd] [--vcd-signals GLOBS] "
+         "[--vcd-window FROM:TO] [--vcd-max-size SIZE] [--seed N] [--quiet | --json] [--report] "
+         "[--force] [--plugin LIB.so ...]",
          "simulate a platform and print its summary",
          std::string(
              "Simulates the platform CONFIG.yaml describes and prints a summary: status, the\n"
@@ -36,7 +37,14 @@ std::vector<command_help> make_commands() {
              k_set_option +
              "  --out DIR         output folder (default out/<config name>)\n"
              "  --vcd             also write waves.vcd (link busy, queue depths, engine busy;\n"
-             "                    GTKWave)\n"
+             "                    GTKWave; scopes are the config's paths, node[0].nic)\n"
+             "  --vcd-signals GLOBS  only these signals (implies --vcd): comma-separated globs\n"
+             "                    over names like node[0].nic.tx_busy; * matches anything,\n"
+             "                    brackets are literal ('node[0].*', '*.tx_queue'); repeatable\n"
+             "  --vcd-window FROM:TO  only value changes in this simulated time (implies --vcd):\n"
+             "                    0:10us, 5us: (to the end)\n"
+             "  --vcd-max-size SIZE  stop tracing, with a warning, once waves.vcd reaches SIZE\n"
+             "                    (default 256MB)\n"
              "  --seed N          the same as --set simulation.seed=N\n"
              "  --quiet           print only the headline (finished: iteration time 630.9 ms)\n"
              "  --json            print the summary as JSON on stdout, nothing else\n"
@@ -47,10 +55,12 @@ std::vector<command_help> make_commands() {
              "examples:\n"
              "  trainvp run configs/papers/inceptionn/inc_c_alexnet.yaml\n"
              "  trainvp run configs/examples/two_nodes.yaml --vcd --out /tmp/two\n"
+             "  trainvp run configs/examples/two_nodes.yaml --vcd-signals 'node[0].*' "
+             "--vcd-window 0:10us --out /tmp/two\n"
              "  trainvp run configs/papers/inceptionn/inc_c_alexnet.yaml --set "
              "node[*].nic.error_bound=2^-6\n",
-         {"--set", "--out", "--vcd", "--seed", "--quiet", "--json", "--report", "--force",
-          "--plugin"}});
+         {"--set", "--out", "--vcd", "--vcd-signals", "--vcd-window", "--vcd-max-size", "--seed",
+          "--quiet", "--json", "--report", "--force", "--plugin"}});
     c.push_back({"check",
                  "check CONFIG.yaml [--set KEY=VALUE ...] [--plugin LIB.so ...]",
                  "validate a config without simulating",
@@ -69,6 +79,8 @@ std::vector<command_help> make_commands() {
          "Runs every point of a sweep file's grid (docs/user-guide.md, Sweeps) as its own\n"
          "process, N at once; each point's outputs in DIR/<point>, one row per point in\n"
          "DIR/sweep.csv (default DIR out/<sweep name>).  A rerun skips finished points.\n"
+         "On a terminal a progress bar shows points done, the rate and the ETA.  `trainvp\n"
+         "report DIR` writes DIR/report.html: the table and a line plot of a chosen column.\n"
          "\n"
          "options:\n"
          "  --jobs N, -j N    points at once (default: the core count)\n"
@@ -124,19 +136,22 @@ std::vector<command_help> make_commands() {
                  {"--threshold", "--all"}});
     c.push_back({"report",
                  "report OUT_DIR",
-                 "write a run's self-contained report.html",
+                 "write a run's or a sweep's self-contained report.html",
                  "Writes OUT_DIR/report.html from a run's outputs: one self-contained page (no\n"
                  "network: styles and script inline, charts as inline SVG) with the run's status\n"
                  "and config, the iteration breakdown as a stacked bar, every host's ops as a\n"
                  "Gantt chart, per-block utilisation as a sortable table with bars, the\n"
-                 "cluster's node x utilisation heatmap, the audit and every statistic.\n"
-                 "`trainvp run --report` writes it with the other outputs.\n"
+                 "cluster's node x utilisation heatmap, a NoC's routers and links coloured by\n"
+                 "utilisation (bypass links drawn as arcs), the audit and every statistic.\n"
+                 "`trainvp run --report` writes it with the other outputs.  For a sweep's output\n"
+                 "folder (sweep.csv): the sweep table and a line plot of a chosen column.\n"
                  "\n"
                  "options:\n"
                  "  -h, --help        this help\n"
                  "\n"
                  "example:\n"
-                 "  trainvp report out/inc_alexnet\n",
+                 "  trainvp report out/inc_alexnet\n"
+                 "  trainvp report out/ring_scaling\n",
                  {}});
     c.push_back({"help",
                  "help [COMMAND]",

@@ -22,8 +22,17 @@ std::string format_wall(double s) {
     return buf;
 }
 
+std::string progress_bar(double fraction, int width) {
+    const double f = fraction < 0 ? 0 : fraction > 1 ? 1 : fraction;
+    const int full = static_cast<int>(f * width + 1e-9);
+    return "[" + std::string(static_cast<std::size_t>(full), '#') +
+           std::string(static_cast<std::size_t>(width - full), '.') + "]";
+}
+
 std::string run_progress::line(double sim_s, double expected_s, double wall_s) {
-    std::string s = "simulated " + units::format_time(sim_s);
+    std::string s;
+    if (expected_s > 0) s = progress_bar(sim_s / expected_s, 20) + " ";
+    s += "simulated " + units::format_time(sim_s);
     if (expected_s > 0) {
         char pct[32];
         std::snprintf(pct, sizeof pct, " (%.1f%%)", 100.0 * sim_s / expected_s);
@@ -32,7 +41,13 @@ std::string run_progress::line(double sim_s, double expected_s, double wall_s) {
     char rate[64];
     std::snprintf(rate, sizeof rate, ", %.3g simulated s per wall s",
                   wall_s > 0 ? sim_s / wall_s : 0.0);
-    return s + ", wall " + format_wall(wall_s) + rate;
+    s += ", wall " + format_wall(wall_s);
+    // The time left at the rate so far (the expected end is max_time, a bound: the run may
+    // finish sooner).
+    if (expected_s > 0 && sim_s > 0 && sim_s < expected_s) {
+        s += ", ETA " + format_wall(wall_s / sim_s * (expected_s - sim_s));
+    }
+    return s + rate;
 }
 
 void run_progress::update(double sim_s, double wall_s) {

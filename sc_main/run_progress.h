@@ -1,6 +1,7 @@
-// The progress line of a long `trainvp run` on a terminal: simulated time (of the expected
-// end when it is known: simulation.max_time), wall time and the rate in simulated seconds per
-// wall second.  Refreshed in place ("\r", erase line); nothing when stdout is not a terminal.
+// The progress line of a long `trainvp run` on a terminal: simulated time (with a bar, the
+// percentage and the ETA when the end is known: simulation.max_time), wall time and the rate in
+// simulated seconds per wall second.  Refreshed in place ("\r", erase line); nothing when stdout is
+// not a terminal.
 #pragma once
 
 #include <iosfwd>
@@ -29,6 +30,9 @@ private:
     double m_expected_s;
     bool m_shown = false;
 };
+
+// "[#####...............]": `fraction` (0..1) of `width` characters filled.
+std::string progress_bar(double fraction, int width);
 
 // Wall time as "1:05" or "2:03:07".
 std::string format_wall(double seconds);

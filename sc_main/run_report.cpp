@@ -1,6 +1,7 @@
 #include "sc_main/run_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,139 @@ const char* colour(std::size_t i) {
     return k[i % (sizeof k / sizeof k[0])];
 }
 
+// Utilisation 0..1 as a colour: light grey (idle), blue (half), red (saturated).
+std::string heat(double v) {
+    v = std::min(1.0, std::max(0.0, v));
+    double r, g, b;
+    if (v < 0.5) {
+        const double t = v / 0.5;
+        r = 220 + (0 - 220) * t;
+        g = 220 + (114 - 220) * t;
+        b = 220 + (178 - 220) * t;
+    } else {
+        const double t = (v - 0.5) / 0.5;
+        r = 0 + 204 * t;
+        g = 114 - 114 * t;
+        b = 178 - 178 * t;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", static_cast<int>(r + 0.5),
+                  static_cast<int>(g + 0.5), static_cast<int>(b + 0.5));
+    return buf;
+}
+
+// The colour scale's legend: a gradient bar from 0 to 100 %.
+std::string heat_legend(const std::string& id) {
+    std::ostringstream os;
+    os << "<svg class=\"legend-bar\" width=\"320\" height=\"34\" role=\"img\"><defs>"
+       << "<linearGradient id=\"" << id << "\">";
+    for (int i = 0; i <= 10; ++i) {
+        os << "<stop offset=\"" << i * 10 << "%\" stop-color=\"" << heat(i / 10.0) << "\"/>";
+    }
+    os << "</linearGradient></defs><rect x=\"10\" y=\"2\" width=\"300\" height=\"12\" fill=\"url(#"
+       << id << ")\"/><text x=\"10\" y=\"28\" font-size=\"10\">0 %</text><text x=\"145\" y=\"28\" "
+       << "font-size=\"10\">50 %</text><text x=\"285\" y=\"28\" font-size=\"10\">100 "
+          "%</text></svg>";
+    return os.str();
+}
+
+const char* k_link_kind[] = {"mesh", "wrap", "express", "bypass-x", "bypass-y"};
+
+// The NoC of one noc.interposer block: its k x k routers and every channel (link_from[i] ->
+// link_to[i]) coloured by link_utilisation[i]; mesh links as straight arrows between
+// neighbours (one per direction, side by side), wrap, express and ARIES bypass links as
+// dashed arcs over the routers they pass.
+std::string noc_heatmap(const std::string& block, const json& st, std::size_t index) {
+    std::vector<double> util, from, to, kind;
+    for (std::size_t i = 0;; ++i) {
+        const std::string n = "[" + std::to_string(i) + "]";
+        if (!st.contains("link_utilisation" + n) || !st.contains("link_from" + n)) break;
+        util.push_back(number_of(st["link_utilisation" + n]));
+        from.push_back(number_of(st["link_from" + n]));
+        to.push_back(number_of(st["link_to" + n]));
+        kind.push_back(number_of(st["link_kind" + n]));
+    }
+    int routers = 0;
+    for (std::size_t i = 0; i < util.size(); ++i) {
+        routers = std::max(routers, static_cast<int>(std::max(from[i], to[i])) + 1);
+    }
+    int k = 1;
+    while (k * k < routers) ++k;
+    if (util.empty() || k * k != routers) return {};
+    const double cell = std::max(36.0, std::min(90.0, 640.0 / k)), left = 30.0, top = 30.0;
+    const double box = cell * 0.34;
+    auto cx = [&](int r) { return left + cell * (r % k) + cell / 2; };
+    auto cy = [&](int r) { return top + cell * (r / k) + cell / 2; };
+    std::ostringstream os;
+    double busiest = 0.0;
+    std::size_t busiest_at = 0;
+    for (std::size_t i = 0; i < util.size(); ++i) {
+        if (util[i] > busiest) {
+            busiest = util[i];
+            busiest_at = i;
+        }
+    }
+    os << "<h3>" << esc(block) << ": " << k << " x " << k << " routers, " << util.size()
+       << " channels";
+    if (busiest > 0) {
+        os << "; busiest r" << static_cast<int>(from[busiest_at]) << " -> r"
+           << static_cast<int>(to[busiest_at]) << " ("
+           << k_link_kind[std::min<std::size_t>(4, static_cast<std::size_t>(kind[busiest_at]))]
+           << ") " << num(100.0 * busiest) << " %";
+    }
+    os << "</h3>\n<svg class=\"chart noc-heatmap\" id=\"noc-heatmap"
+       << (index ? "-" + std::to_string(index) : "") << "\" width=\""
+       << num(2 * left + cell * k, "%.0f") << "\" height=\"" << num(2 * top + cell * k, "%.0f")
+       << "\" role=\"img\">\n";
+    // Routers first, the links over them.
+    for (int r = 0; r < routers; ++r) {
+        os << "<rect x=\"" << num(cx(r) - box / 2, "%.1f") << "\" y=\""
+           << num(cy(r) - box / 2, "%.1f") << "\" width=\"" << num(box, "%.1f") << "\" height=\""
+           << num(box, "%.1f") << "\" fill=\"#f4f4f4\" stroke=\"#888\"><title>router " << r
+           << " (x " << r % k << ", y " << r / k << ")</title></rect>";
+        if (cell >= 50) {
+            os << "<text x=\"" << num(cx(r), "%.1f") << "\" y=\"" << num(cy(r) + 3.5, "%.1f")
+               << "\" font-size=\"9\" text-anchor=\"middle\" fill=\"#666\">" << r << "</text>";
+        }
+    }
+    os << "\n";
+    const double width = std::max(2.0, cell * 0.07);
+    for (std::size_t i = 0; i < util.size(); ++i) {
+        const int a = static_cast<int>(from[i]), b = static_cast<int>(to[i]);
+        const double x0 = cx(a), y0 = cy(a), x1 = cx(b), y1 = cy(b);
+        const double dx = x1 - x0, dy = y1 - y0, len = std::sqrt(dx * dx + dy * dy);
+        if (len <= 0) continue;
+        const double ux = dx / len, uy = dy / len;
+        const double px = -uy, py = ux;  // to the right of the direction of travel (y down)
+        const auto kd = static_cast<std::size_t>(std::min(4.0, std::max(0.0, kind[i])));
+        std::ostringstream title;
+        title << "r" << a << " (" << a % k << "," << a / k << ") -> r" << b << " (" << b % k << ","
+              << b / k << ") " << k_link_kind[kd] << ": " << num(100.0 * util[i]) << " %";
+        if (kd == 0) {
+            const double off = cell * 0.09, gap = box / 2 + 2;
+            os << "<line x1=\"" << num(x0 + ux * gap + px * off, "%.1f") << "\" y1=\""
+               << num(y0 + uy * gap + py * off, "%.1f") << "\" x2=\""
+               << num(x1 - ux * gap + px * off, "%.1f") << "\" y2=\""
+               << num(y1 - uy * gap + py * off, "%.1f") << "\" stroke=\"" << heat(util[i])
+               << "\" stroke-width=\"" << num(width, "%.1f") << "\" class=\"link\"><title>"
+               << title.str() << "</title></line>";
+        } else {
+            // An arc whose height grows with the span, on the right of its direction, so that
+            // the two directions of a segment sit on either side of the row or column.
+            const double bend = cell * 0.28 + len * 0.12;
+            const double mx = (x0 + x1) / 2 + px * bend, my = (y0 + y1) / 2 + py * bend;
+            os << "<path d=\"M" << num(x0, "%.1f") << " " << num(y0, "%.1f") << " Q"
+               << num(mx, "%.1f") << " " << num(my, "%.1f") << " " << num(x1, "%.1f") << " "
+               << num(y1, "%.1f") << "\" fill=\"none\" stroke=\"" << heat(util[i])
+               << "\" stroke-width=\"" << num(width, "%.1f")
+               << "\" stroke-dasharray=\"6 3\" class=\"link bypass\"><title>" << title.str()
+               << "</title></path>";
+        }
+    }
+    os << "</svg>\n";
+    return os.str();
+}
+
 const char* k_style = R"(
 body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
@@ -107,8 +241,10 @@ run_report::run_report(const std::string& dir) : m_dir(dir) {
     const std::filesystem::path d(dir);
     m_stats = read_text(d / "stats.json");
     if (m_stats.empty()) {
-        throw input_error(source_loc{"command line", 0, 0}, "OUT_DIR",
-                          "'" + dir + "' holds no stats.json (give the output folder of a run)");
+        throw input_error(
+            source_loc{"command line", 0, 0}, "OUT_DIR",
+            "'" + dir +
+                "' holds no stats.json nor sweep.csv (give the output folder of a run or a sweep)");
     }
     m_timeline = read_text(d / "timeline.json");
     m_config = read_text(d / "config.resolved.yaml");
@@ -160,6 +296,94 @@ std::string run_report::html() const {
         os << "<p>No iteration breakdown (the run has no hosts running ops).</p>\n";
     }
 
+    // The NoC's routers and links, one picture per noc.interposer block.
+    std::ostringstream noc;
+    std::size_t nocs = 0;
+    for (auto b = blocks.begin(); b != blocks.end(); ++b) {
+        const std::string picture = noc_heatmap(b.key(), b.value()["stats"], nocs);
+        if (picture.empty()) continue;
+        noc << picture;
+        ++nocs;
+    }
+    if (nocs > 0) {
+        os << "<h2 id=\"noc\">NoC link utilisation (routers and links; dashed arcs: bypass, wrap "
+              "or express links)</h2>\n"
+           << noc.str() << heat_legend("noc-scale") << "\n";
+    }
+
+    // Utilisations: a sortable table with bars, and the node x statistic heatmap.
+    struct util {
+        std::string block, type, stat;
+        double v;
+    };
+    std::vector<util> utils;
+    for (auto b = blocks.begin(); b != blocks.end(); ++b) {
+        for (auto s = b.value()["stats"].begin(); s != b.value()["stats"].end(); ++s) {
+            if (s.key().find("utilisation") == std::string::npos) continue;
+            if (s.value().value("unit", "") != "1") continue;
+            utils.push_back({b.key(), b.value().value("type", ""), s.key(), number_of(s.value())});
+        }
+    }
+    // Heatmaps: rows node[i], columns "block.stat" under the node; first the links (blocks of
+    // a *.link type: Ethernet and PCIe), then every per-node utilisation.
+    auto heatmap = [&](const std::string& id, bool links_only) {
+        std::vector<std::string> nodes, cols;
+        std::map<std::pair<std::string, std::string>, double> cell;
+        for (const auto& u : utils) {
+            if (u.block.rfind("node[", 0) != 0) continue;
+            const std::size_t close = u.block.find(']');
+            if (close == std::string::npos || close + 2 > u.block.size()) continue;
+            const bool link =
+                u.type.size() > 5 && u.type.compare(u.type.size() - 5, 5, ".link") == 0;
+            if (links_only && !link) continue;
+            const std::string node = u.block.substr(0, close + 1);
+            const std::string col = u.block.substr(close + 2) + "." + u.stat;
+            if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+            if (std::find(cols.begin(), cols.end(), col) == cols.end()) cols.push_back(col);
+            cell[{node, col}] = u.v;
+        }
+        if (nodes.empty()) return false;
+        const double cw = 70.0, ch = 18.0, left = 80.0, top = 110.0;
+        const std::size_t shown_nodes = std::min<std::size_t>(nodes.size(), 256);
+        os << "<svg class=\"chart\" id=\"" << id << "\" width=\""
+           << num(left + cw * static_cast<double>(cols.size()) + 10, "%.0f") << "\" height=\""
+           << num(top + ch * static_cast<double>(shown_nodes) + 10, "%.0f") << "\" role=\"img\">\n";
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            os << "<text font-size=\"10\" transform=\"translate("
+               << num(left + cw * static_cast<double>(c) + 10, "%.1f") << "," << top - 4
+               << ") rotate(-40)\">" << esc(cols[c]) << "</text>";
+        }
+        for (std::size_t n = 0; n < shown_nodes; ++n) {
+            const double y = top + ch * static_cast<double>(n);
+            os << "<text x=\"0\" y=\"" << num(y + 13, "%.1f") << "\" font-size=\"11\">"
+               << esc(nodes[n]) << "</text>";
+            for (std::size_t c = 0; c < cols.size(); ++c) {
+                auto it = cell.find({nodes[n], cols[c]});
+                if (it == cell.end()) continue;
+                const double v = std::min(1.0, std::max(0.0, it->second));
+                os << "<rect x=\"" << num(left + cw * static_cast<double>(c), "%.1f") << "\" y=\""
+                   << num(y, "%.1f") << "\" width=\"" << cw - 2 << "\" height=\"" << ch - 2
+                   << "\" fill=\"" << heat(v) << "\"><title>" << esc(nodes[n] + "." + cols[c])
+                   << " " << num(100.0 * it->second) << " %</title></rect><text x=\""
+                   << num(left + cw * static_cast<double>(c) + 4, "%.1f") << "\" y=\""
+                   << num(y + 12, "%.1f") << "\" font-size=\"10\" fill=\""
+                   << (v > 0.3 ? "#fff" : "#222") << "\">" << num(100.0 * it->second) << "</text>";
+            }
+        }
+        if (nodes.size() > shown_nodes) {
+            os << "<text x=\"0\" y=\""
+               << num(top + ch * static_cast<double>(shown_nodes) + 8, "%.0f")
+               << "\" font-size=\"10\">(the first 256 of " << nodes.size() << " nodes)</text>";
+        }
+        os << "</svg>\n";
+        return true;
+    };
+    os << "<h2 id=\"link-heatmap\">Cluster links (node x link utilisation, over the run)</h2>\n";
+    if (heatmap("link-heatmap-chart", true)) {
+        os << heat_legend("link-scale") << "\n";
+    } else {
+        os << "<p>No per-node links.</p>\n";
+    }
     // Gantt chart of the hosts' ops from timeline.json.
     os << "<h2 id=\"gantt\">Ops per host (timeline.json)</h2>\n";
     if (!m_timeline.empty()) {
@@ -231,19 +455,6 @@ std::string run_report::html() const {
         os << "<p>No timeline.json.</p>\n";
     }
 
-    // Utilisations: a sortable table with bars, and the node x statistic heatmap.
-    struct util {
-        std::string block, type, stat;
-        double v;
-    };
-    std::vector<util> utils;
-    for (auto b = blocks.begin(); b != blocks.end(); ++b) {
-        for (auto s = b.value()["stats"].begin(); s != b.value()["stats"].end(); ++s) {
-            if (s.key().find("utilisation") == std::string::npos) continue;
-            if (s.value().value("unit", "") != "1") continue;
-            utils.push_back({b.key(), b.value().value("type", ""), s.key(), number_of(s.value())});
-        }
-    }
     os << "<h2 id=\"utilisation\">Utilisation per block (over the run; click a header to "
           "sort)</h2>\n<table class=\"sortable\" id=\"util-table\"><thead><tr><th>block</th>"
           "<th>type</th><th>statistic</th><th>utilisation</th></tr></thead><tbody>\n";
@@ -255,56 +466,8 @@ std::string run_report::html() const {
     }
     os << "</tbody></table>\n";
 
-    // Heatmap: rows node[i], columns "block.stat" under the node.
-    std::vector<std::string> nodes, cols;
-    std::map<std::pair<std::string, std::string>, double> cell;
-    for (const auto& u : utils) {
-        if (u.block.rfind("node[", 0) != 0) continue;
-        const std::size_t close = u.block.find(']');
-        if (close == std::string::npos) continue;
-        const std::string node = u.block.substr(0, close + 1);
-        const std::string col = u.block.substr(close + 2) + "." + u.stat;
-        if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
-        if (std::find(cols.begin(), cols.end(), col) == cols.end()) cols.push_back(col);
-        cell[{node, col}] = u.v;
-    }
-    os << "<h2 id=\"heatmap\">Cluster heatmap (node x utilisation)</h2>\n";
-    if (!nodes.empty()) {
-        const double cw = 70.0, ch = 18.0, left = 80.0, top = 110.0;
-        const std::size_t shown_nodes = std::min<std::size_t>(nodes.size(), 256);
-        os << "<svg class=\"chart\" id=\"heatmap-chart\" width=\""
-           << num(left + cw * static_cast<double>(cols.size()) + 10, "%.0f") << "\" height=\""
-           << num(top + ch * static_cast<double>(shown_nodes) + 10, "%.0f") << "\" role=\"img\">\n";
-        for (std::size_t c = 0; c < cols.size(); ++c) {
-            os << "<text font-size=\"10\" transform=\"translate("
-               << num(left + cw * static_cast<double>(c) + 10, "%.1f") << "," << top - 4
-               << ") rotate(-40)\">" << esc(cols[c]) << "</text>";
-        }
-        for (std::size_t n = 0; n < shown_nodes; ++n) {
-            const double y = top + ch * static_cast<double>(n);
-            os << "<text x=\"0\" y=\"" << num(y + 13, "%.1f") << "\" font-size=\"11\">"
-               << esc(nodes[n]) << "</text>";
-            for (std::size_t c = 0; c < cols.size(); ++c) {
-                auto it = cell.find({nodes[n], cols[c]});
-                if (it == cell.end()) continue;
-                const double v = std::min(1.0, std::max(0.0, it->second));
-                // White (idle) to dark blue (saturated).
-                const int r = static_cast<int>(255 - 255 * v), g = static_cast<int>(255 - 141 * v),
-                          b = static_cast<int>(255 - 77 * v);
-                os << "<rect x=\"" << num(left + cw * static_cast<double>(c), "%.1f") << "\" y=\""
-                   << num(y, "%.1f") << "\" width=\"" << cw - 2 << "\" height=\"" << ch - 2
-                   << "\" fill=\"rgb(" << r << "," << g << "," << b << ")\"><title>"
-                   << esc(nodes[n] + "." + cols[c]) << " " << num(100.0 * it->second)
-                   << " %</title></rect><text x=\""
-                   << num(left + cw * static_cast<double>(c) + 4, "%.1f") << "\" y=\""
-                   << num(y + 12, "%.1f") << "\" font-size=\"10\" fill=\""
-                   << (v > 0.5 ? "#fff" : "#222") << "\">" << num(100.0 * it->second) << "</text>";
-            }
-        }
-        os << "</svg>\n";
-    } else {
-        os << "<p>No per-node utilisations.</p>\n";
-    }
+    os << "<h2 id=\"heatmap\">Cluster heatmap (node x every utilisation)</h2>\n";
+    if (!heatmap("heatmap-chart", false)) os << "<p>No per-node utilisations.</p>\n";
 
     // The audit and every statistic.
     os << "<h2 id=\"audit\">Audit</h2>\n";

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -56,15 +57,29 @@ int shell_status(int status) {
 
 }  // namespace
 
+std::string sweep_runner::line(std::size_t done, std::size_t total, std::size_t nonzero,
+                               double elapsed, bool final) {
+    std::string s = progress_bar(total ? double(done) / double(total) : 1.0, 20) + " " +
+                    std::to_string(done) + "/" + std::to_string(total) + " points";
+    if (nonzero) s += " (" + std::to_string(nonzero) + " failed)";
+    s += ", elapsed " + format_wall(elapsed);
+    if (done > 0 && elapsed > 0) {
+        char rate[48];
+        std::snprintf(rate, sizeof rate, ", %.3g points/min", 60.0 * double(done) / elapsed);
+        s += rate;
+    }
+    if (!final) {
+        s += ", ETA " + (done > 0 && done < total
+                             ? format_wall(elapsed / double(done) * double(total - done))
+                             : std::string("--"));
+    }
+    return s;
+}
+
 void sweep_runner::show(std::size_t done, std::size_t total, std::size_t nonzero, double elapsed,
                         bool final) const {
     if (!m_progress) return;
-    std::string eta = "--";
-    if (done > 0 && done < total) eta = format_wall(elapsed / double(done) * double(total - done));
-    m_out << "\r\033[Ksweep: " << done << "/" << total << " points";
-    if (nonzero) m_out << " (" << nonzero << " failed)";
-    m_out << ", elapsed " << format_wall(elapsed);
-    if (!final) m_out << ", ETA " << eta;
+    m_out << "\r\033[Ksweep: " << line(done, total, nonzero, elapsed, final);
     if (final) m_out << "\n";
     m_out.flush();
 }

@@ -1,6 +1,7 @@
 // Runs a sweep's points on this machine: each point is its own `trainvp run` process (the
 // same binary), at most `jobs` at once.  Points that already have a result are skipped, so a
-// rerun resumes.  On a terminal a progress line shows points done / total and the ETA.
+// rerun resumes.  On a terminal a progress line shows a bar, points done / total, the rate and
+// the ETA.
 #pragma once
 
 #include <iosfwd>
@@ -27,6 +28,11 @@ public:
     };
     // Throws sim_error when a process cannot be started.
     outcome run();
+
+    // The progress line's text: "[#####...............] 4/16 points, elapsed 0:03, 80 points/min,
+    // ETA 0:09".
+    static std::string line(std::size_t done, std::size_t total, std::size_t nonzero,
+                            double elapsed, bool final);
 
 private:
     void show(std::size_t done, std::size_t total, std::size_t nonzero, double elapsed,

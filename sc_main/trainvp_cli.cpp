@@ -28,6 +28,7 @@
 #include "sc_main/run_progress.h"
 #include "sc_main/run_report.h"
 #include "sc_main/sweep_plan.h"
+#include "sc_main/sweep_report.h"
 #include "sc_main/sweep_runner.h"
 #include "sc_main/sweep_spec.h"
 #include "sc_main/sweep_table.h"
@@ -293,9 +294,12 @@ int trainvp_cli::cmd_report(const std::vector<std::string>& args) {
 }
 
 std::string trainvp_cli::write_report(const std::string& dir) {
-    const run_report report(dir);
     const std::string file = (fs::path(dir) / "report.html").string();
-    write_file_atomically(file, report.html());
+    if (sweep_report::is_sweep(dir)) {
+        write_file_atomically(file, sweep_report(dir).html());
+    } else {
+        write_file_atomically(file, run_report(dir).html());
+    }
     return file;
 }
 
@@ -335,11 +339,35 @@ int trainvp_cli::cmd_diff(const std::vector<std::string>& args) {
     return k_ok;
 }
 
+// `--vcd-window FROM:TO`: times with units ("0:10us", "5us:", ":2ms"); an empty end is open.
+void trainvp_cli::parse_vcd_window(const std::string& opt, const std::string& v, vcd_options& out) {
+    const source_loc cmdline{"command line", 0, 0};
+    const std::size_t colon = v.find(':');
+    if (colon == std::string::npos) {
+        throw input_error(cmdline, opt, "'" + v + "' is not FROM:TO (e.g. 0:10us, 5us:)");
+    }
+    auto time_of = [&](const std::string& t, std::uint64_t empty) -> std::uint64_t {
+        if (t.empty()) return empty;
+        if (t == "0") return 0;
+        std::string why;
+        const auto q = units::parse(t, units::family::TIME, why);
+        if (!q || q->value < 0) throw input_error(cmdline, opt, "'" + t + "': " + why);
+        return units::round_ps(q->value * 1e12);
+    };
+    out.from_ps = time_of(v.substr(0, colon), 0);
+    out.to_ps = time_of(v.substr(colon + 1), UINT64_MAX);
+    if (out.to_ps <= out.from_ps) {
+        throw input_error(cmdline, opt, "'" + v + "': the window ends before it starts");
+    }
+}
+
 int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_only) {
     const source_loc cmdline{"command line", 0, 0};
     std::string config, out_dir;
     std::vector<std::string> sets, plugin_paths;
     bool vcd = false, quiet = false, force = false, json = false, report = false;
+    vcd_options vcd_opt;
+    vcd_opt.max_bytes = k_vcd_max_bytes;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         auto value = [&](const std::string& opt) -> std::string {
@@ -356,6 +384,19 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
             out_dir = value(a);
         } else if (a == "--vcd" && !check_only) {
             vcd = true;
+        } else if (a == "--vcd-signals" && !check_only) {
+            vcd_opt.signals.push_back(value(a));
+            vcd = true;
+        } else if (a == "--vcd-window" && !check_only) {
+            parse_vcd_window(a, value(a), vcd_opt);
+            vcd = true;
+        } else if (a == "--vcd-max-size" && !check_only) {
+            const std::string v = value(a);
+            std::string why;
+            const auto q = units::parse(v, units::family::SIZE, why);
+            if (!q || q->value < 1) throw input_error(cmdline, a, "'" + v + "': " + why);
+            vcd_opt.max_bytes = static_cast<std::uint64_t>(q->value);
+            vcd = true;
         } else if (a == "--quiet" && !check_only) {
             quiet = true;
         } else if (a == "--json" && !check_only) {
@@ -370,7 +411,8 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
             std::vector<std::string> opts{"--set", "--seed", "--plugin"};
             if (!check_only)
                 opts.insert(opts.end(),
-                            {"--out", "--vcd", "--quiet", "--json", "--report", "--force"});
+                            {"--out", "--vcd", "--vcd-signals", "--vcd-window", "--vcd-max-size",
+                             "--quiet", "--json", "--report", "--force"});
             throw input_error(cmdline, a, "unknown option" + did_you_mean(a, opts));
         } else if (config.empty()) {
             config = a;
@@ -413,7 +455,7 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
     if (ec || !fs::is_directory(out_dir)) {
         throw sim_error("cannot create output folder '" + out_dir + "': " + ec.message());
     }
-    if (vcd) sim.trace_to((fs::path(out_dir) / "waves.vcd.part").string());
+    if (vcd) sim.trace_to((fs::path(out_dir) / "waves.vcd.part").string(), vcd_opt);
     // On a terminal, a progress line while the run lasts (simulated results are the same).
     run_progress progress(m_out, static_cast<double>(sim.desc().settings.max_time.ps) * 1e-12);
     run_progress_hook hook;

@@ -11,6 +11,7 @@
 namespace trainvp {
 
 class registry;
+struct vcd_options;
 
 class trainvp_cli {
 public:
@@ -26,6 +27,9 @@ private:
     int cmd_run(const std::vector<std::string>& args);
     int cmd_check(const std::vector<std::string>& args);
     int run_or_check(const std::vector<std::string>& args, bool check_only);
+    static void parse_vcd_window(const std::string& opt, const std::string& v, vcd_options& out);
+    // --vcd-max-size's default: 256 MB.
+    static constexpr unsigned long long k_vcd_max_bytes = 256ull * 1000 * 1000;
     int cmd_diff(const std::vector<std::string>& args);
     int cmd_report(const std::vector<std::string>& args);
     // DIR/report.html from DIR's outputs; returns its path.

@@ -20,7 +20,7 @@ _trainvp() {
     esac
     local opts=""
     case "$cmd" in
-        run) opts="--set --out --vcd --seed --quiet --json --report --force --plugin --help" ;;
+        run) opts="--set --out --vcd --vcd-signals --vcd-window --vcd-max-size --seed --quiet --json --report --force --plugin --help" ;;
         report) opts="--help" ;;
         check) opts="--set --seed --plugin --help" ;;
         sweep) opts="--jobs --out --force --emit-jobs --merge --help" ;;

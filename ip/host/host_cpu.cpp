@@ -461,15 +461,36 @@ void host_cpu::record(const unit_run& r, op_unit u) {
             label = std::string(ops::kind_name(o.kind)) + " [" + std::to_string(i) + "]";
         // Its breakdown phase names the category (forward, backward, comm, ...); an op of no
         // named phase keeps its kind's (a plain delay: "delay").
+        span_args args;
+        args.op = ops::kind_name(o.kind);
+        args.node = static_cast<std::int64_t>(m_node_id);
+        switch (o.kind) {
+            case op_kind::SEND:
+            case op_kind::RECV:
+                args.dir = o.kind == op_kind::SEND ? span_args::flow::SEND : span_args::flow::RECV;
+                args.peer = o.peer;
+                args.tag = o.tag;
+                args.bytes = static_cast<std::int64_t>(o.bytes);
+                break;
+            case op_kind::COMPUTE:
+            case op_kind::GPU_COMPUTE:
+                args.flops = o.flops;
+                break;
+            case op_kind::DELAY:
+                break;
+            default:
+                args.bytes = static_cast<std::int64_t>(o.bytes);
+                break;
+        }
         span(track(u), label,
              o.phase == ops::op_phase::OTHER ? ops::category(o.kind) : ops::phase_name(o.phase),
-             start, unit_free);
+             start, unit_free, args);
     }
 }
 
 void host_cpu::span(const std::string& track_path, const std::string& name, const std::string& cat,
-                    const sc_time& start, const sc_time& end) {
-    ctx().spans().span(track_path, name, cat, start.value(), end.value());
+                    const sc_time& start, const sc_time& end, const span_args& args) {
+    ctx().spans().span(track_path, name, cat, start.value(), end.value(), args);
 }
 
 // A unit is an engine, not a thread (no stack of its own to switch to, which at scale is what an

@@ -173,7 +173,8 @@ private:
     // A span on one of the host's tracks: one per unit ("node[0].host.cpu"), because the units
     // overlap in time and trace-event spans on one track must nest.
     void span(const std::string& track_path, const std::string& name, const std::string& cat,
-              const sc_core::sc_time& start, const sc_core::sc_time& end);
+              const sc_core::sc_time& start, const sc_core::sc_time& end,
+              const span_args& args = {});
 
     // Params.
     std::uint64_t m_node_id = 0;

@@ -424,6 +424,20 @@ void nic_base::rx_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     } else {
         written = dma(tlm::TLM_WRITE_COMMAND, st.host_addr + off, local.raw_payload, processed);
     }
+    // The receive path's busy time: [frame in, written), counted once where frames overlap.
+    {
+        const sc_core::sc_time in =
+            n > 1 ? std::min(arrived, ps_time(ext->head_last_bit_ps)) : arrived;
+        const sc_core::sc_time from = std::max(in, m_rx_path_until);
+        if (written > from) {
+            m_rx_path_busy_ps += static_cast<double>((written - from).value());
+            // As level changes, not busy(): the path is no one resource, so it stays out of
+            // the summary's bottlenecks (its engine, PCIe and memory are there).
+            m_rx_path_level.change_at(from, +1);
+            m_rx_path_level.change_at(written, -1);
+            m_rx_path_until = written;
+        }
+    }
     // The message's first frame is in (its last bit at the NIC; a train's head frame), the
     // same instant at both granularities: the host's software may start taking it.
     if (st.received == 0) {
@@ -481,6 +495,8 @@ void nic_base::end_of_run() {
     const sc_core::sc_time now = sim_now();
     m_tx_util.set(m_tx_engine.utilisation(now));
     m_rx_util.set(m_rx_engine.utilisation(now));
+    m_rx_path_util.set(now.value() > 0 ? m_rx_path_busy_ps / static_cast<double>(now.value())
+                                       : 0.0);
 }
 
 void nic_base::validate_peers(const peer_view& peers) const {

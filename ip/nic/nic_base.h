@@ -215,6 +215,12 @@ private:
     counter m_tx_msgs, m_tx_frames, m_tx_payload, m_tx_wire;
     counter m_rx_msgs, m_rx_frames, m_rx_payload, m_rx_wire;
     scalar m_tx_util, m_rx_util;
+    // The receive path (a frame's last bit in to its payload written in host memory): busy time
+    // as the union of those intervals, frames taken in arrival order.
+    scalar m_rx_path_util;
+    sc_core::sc_time m_rx_path_until;
+    double m_rx_path_busy_ps = 0.0;
+    traced_level m_rx_path_level{traced_level::style::FLAG};
     distribution m_msg_latency_ns;
     traced_level m_tx_queue_level;
 };
@@ -288,7 +294,12 @@ void nic_base::declare_common(type_decl<T>& d) {
     d.headline("tx_utilisation", &nic_base::m_tx_util, "1",
                "Time the TX engine was busy / simulated time");
     d.stat("rx_utilisation", &nic_base::m_rx_util, "1",
-           "Time the RX engine was busy / simulated time");
+           "Time the RX engine spent on its per-frame cost (frames x rx_frame_cost) / simulated "
+           "time: 0 when rx_frame_cost is 0 (see rx_path_utilisation)");
+    d.stat("rx_path_utilisation", &nic_base::m_rx_path_util, "1",
+           "Time the receive path held a frame (from its last bit in to its payload written in "
+           "host memory: RX engine, then the DMA write over PCIe) / simulated time; overlapping "
+           "frames count once");
     d.stat("message_latency", &nic_base::m_msg_latency_ns, "ns",
            "Send request posted to last frame on the wire, per message");
     d.stat_of(
@@ -303,7 +314,10 @@ void nic_base::declare_common(type_decl<T>& d) {
         "1 while the TX engine (MAC) sends a frame");
     d.signal_of(
         "rx_busy", [](nic_base& n) -> traced_level& { return n.m_rx_engine.busy_signal(); },
-        "1 while the RX engine processes a frame");
+        "1 while the RX engine spends rx_frame_cost on a frame (never when it is 0)");
+    d.signal("rx_path_busy", &nic_base::m_rx_path_level,
+             "1 while the receive path holds a frame (its last bit in to its payload in host "
+             "memory)");
 }
 
 }  // namespace trainvp::ip

@@ -96,6 +96,7 @@ private:
     scalar m_e_buffer, m_e_crossbar, m_e_alloc, m_e_link_total, m_e_total;
     scalar m_e_mux, m_e_dynamic, m_static_power, m_e_static, m_energy_time;
     std::vector<counter> m_router_flits;
+    std::vector<scalar> m_link_util, m_link_from, m_link_to, m_link_kind;
     scalar m_coll_time, m_coll_throughput, m_coll_rounds, m_channels_used, m_segments;
     scalar m_iter_time, m_compute_time, m_forward_time, m_comm_time, m_exposed, m_grad_bytes;
     scalar m_buckets_stat, m_pe_util, m_bisection, m_width_factor;

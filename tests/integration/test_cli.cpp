@@ -388,6 +388,43 @@ TEST(cli, a_config_with_nothing_to_run_is_an_input_error) {
     // Blocks without work: tests/configs/bad/host_without_ops.yaml, workload_gives_no_work.yaml.
 }
 
+// --vcd-max-size: tracing stops once the file reaches the size, with a warning naming the
+// simulated time; --vcd-window and --vcd-signals errors are input errors.
+TEST(cli, vcd_size_limit_window_and_signal_errors) {
+    auto dir = test::temp_dir("cli_vcd_limit");
+    auto r = trainvp("run configs/examples/two_nodes.yaml --vcd-max-size 100kB --out " +
+                     (dir / "a").string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("warning: waves.vcd stops at "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(", the --vcd-max-size (the whole run would have written about "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("); choose signals (--vcd-signals) or a time window (--vcd-window) to "
+                         "see the rest"),
+              std::string::npos)
+        << r.out;
+    const auto size = fs::file_size(dir / "a" / "waves.vcd");
+    EXPECT_GE(size, 100000u);
+    EXPECT_LT(size, 200000u);  // checked every 4096 value changes
+    auto w = trainvp("run configs/examples/two_nodes.yaml --vcd-window 10us:5us --out " +
+                     (dir / "b").string());
+    EXPECT_EQ(w.exit_code, 2);
+    EXPECT_EQ(w.err,
+              "command line: error: --vcd-window: '10us:5us': the window ends before it starts\n");
+    auto f = trainvp("run configs/examples/two_nodes.yaml --vcd-window 5us --out " +
+                     (dir / "c").string());
+    EXPECT_EQ(f.exit_code, 2);
+    EXPECT_EQ(f.err,
+              "command line: error: --vcd-window: '5us' is not FROM:TO (e.g. 0:10us, 5us:)\n");
+    auto g = trainvp("run configs/examples/two_nodes.yaml --vcd-signals 'node[2].*' --out " +
+                     (dir / "d").string());
+    EXPECT_EQ(g.exit_code, 2);
+    EXPECT_NE(g.err.find("--vcd-signals: 'node[2].*' matches no signal (names look like "
+                         "'node[0].host.cpu_busy'"),
+              std::string::npos)
+        << g.err;
+}
+
 }  // namespace
 }  // namespace trainvp
 

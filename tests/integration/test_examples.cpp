@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -136,7 +138,7 @@ TEST(example_cluster, vcd_shows_links_queues_and_engines) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string vcd = test::read_file(dir / "waves.vcd");
     for (const char* scope :
-         {"$scope module node_0 $end", "$scope module link $end", "$scope module switch $end",
+         {"$scope module node[0] $end", "$scope module link $end", "$scope module switch $end",
           "$scope module nic $end", "$scope module pcie $end"}) {
         EXPECT_NE(vcd.find(scope), std::string::npos) << scope;
     }
@@ -147,6 +149,79 @@ TEST(example_cluster, vcd_shows_links_queues_and_engines) {
     EXPECT_EQ(stats["blocks"]["node[1].mem"]["stats"]["bytes_written"]["value"], 1000000);
     auto timeline = nlohmann::json::parse(test::read_file(dir / "timeline.json"));
     EXPECT_GT(timeline["traceEvents"].size(), 2u);
+}
+
+// The timeline of one message: the send's and the receive's spans carry args, a flow joins
+// them (one id, "s" on the sender's host track at the send's start, "f" on the receiver's),
+// and the links and queues get counter tracks; the receiving NIC's receive path is busy
+// although its RX engine has no per-frame cost (rx_frame_cost 0).
+TEST(example_cluster, timeline_has_args_flows_and_counters) {
+    auto dir = test::temp_dir("cluster_timeline");
+    auto r = trainvp("run configs/examples/two_nodes.yaml --quiet --out " + dir.string() +
+                     " --set 'workload.ops.\"node[0].host\"[0].bytes=1MB'"
+                     " --set 'workload.ops.\"node[1].host\"[0].bytes=1MB'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto tl = nlohmann::json::parse(test::read_file(dir / "timeline.json"));
+    std::map<int, std::string> process;
+    for (const auto& e : tl["traceEvents"]) {
+        if (e["ph"] == "M" && e["name"] == "process_name") {
+            process[e["pid"].get<int>()] = e["args"]["name"].get<std::string>();
+        }
+    }
+    int sends = 0, recvs = 0, starts = 0, ends = 0;
+    std::set<std::string> counters;
+    double send_ts = -1;
+    auto op_of = [](const nlohmann::json& e) {
+        return e.contains("args") ? e["args"].value("op", "") : std::string();
+    };
+    for (const auto& e : tl["traceEvents"]) {
+        const std::string ph = e["ph"];
+        if (ph == "X" && op_of(e) == "send") {
+            ++sends;
+            send_ts = e["ts"].get<double>();
+            EXPECT_EQ(e["args"].dump(), R"({"bytes":1000000,"op":"send","tag":1,"to":"node[1]"})");
+            EXPECT_EQ(process[e["pid"].get<int>()], "node[0]");
+        }
+        if (ph == "X" && op_of(e) == "recv") {
+            ++recvs;
+            EXPECT_EQ(e["args"].dump(),
+                      R"({"bytes":1000000,"from":"node[0]","op":"recv","tag":1})");
+        }
+        if (ph == "s") {
+            ++starts;
+            EXPECT_EQ(e["id"], 1);
+            EXPECT_EQ(e["ts"].get<double>(), send_ts);  // emitted right after its span
+            EXPECT_EQ(process[e["pid"].get<int>()], "node[0]");
+        }
+        if (ph == "f") {
+            ++ends;
+            EXPECT_EQ(e["id"], 1);
+            EXPECT_EQ(e["bp"], "e");
+            EXPECT_EQ(process[e["pid"].get<int>()], "node[1]");
+        }
+        if (ph == "C") {
+            counters.insert(e["name"].get<std::string>());
+            const double v = e["args"]["value"].get<double>();
+            EXPECT_GE(v, 0.0);
+            if (e["name"].get<std::string>().find("utilisation") != std::string::npos) {
+                EXPECT_LE(v, 1.0);
+            } else {
+                EXPECT_EQ(v, static_cast<double>(static_cast<long>(v))) << "a depth is whole";
+            }
+        }
+    }
+    EXPECT_EQ(sends, 1);
+    EXPECT_EQ(recvs, 1);
+    EXPECT_EQ(starts, 1);
+    EXPECT_EQ(ends, 1);
+    EXPECT_EQ(counters.count("node[0].link.busy_ab utilisation"), 1u);
+    EXPECT_EQ(counters.count("node[0].nic.tx_queue"), 1u);
+
+    auto stats = nlohmann::json::parse(test::read_file(dir / "stats.json"));
+    const auto& nic = stats["blocks"]["node[1].nic"]["stats"];
+    EXPECT_EQ(nic["rx_utilisation"]["value"].get<double>(), 0.0);
+    EXPECT_GT(nic["rx_path_utilisation"]["value"].get<double>(), 0.0);
+    EXPECT_LT(nic["rx_path_utilisation"]["value"].get<double>(), 1.0);
 }
 
 }  // namespace

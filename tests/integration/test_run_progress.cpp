@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "sc_main/run_progress.h"
+#include "sc_main/sweep_runner.h"
 #include "tests/support/test_util.h"
 
 namespace trainvp {
@@ -20,10 +21,23 @@ test::command_result trainvp(const std::string& env, const std::string& args) {
 
 TEST(run_progress, line_text) {
     EXPECT_EQ(run_progress::line(0.25, 1.0, 2.0),
-              "simulated 250 ms of 1 s (25.0%), wall 0:02, 0.125 simulated s per wall s");
+              "[#####...............] simulated 250 ms of 1 s (25.0%), wall 0:02, ETA 0:06, "
+              "0.125 simulated s per wall s");
     EXPECT_EQ(run_progress::line(3e-3, 0.0, 61.0),
               "simulated 3 ms, wall 1:01, 4.92e-05 simulated s per wall s");
     EXPECT_EQ(format_wall(7387.0), "2:03:07");
+    EXPECT_EQ(progress_bar(0.0, 4), "[....]");
+    EXPECT_EQ(progress_bar(1.0, 4), "[####]");
+    EXPECT_EQ(progress_bar(2.0, 4), "[####]");
+}
+
+TEST(run_progress, sweep_line_text) {
+    EXPECT_EQ(sweep_runner::line(4, 16, 0, 3.0, false),
+              "[#####...............] 4/16 points, elapsed 0:03, 80 points/min, ETA 0:09");
+    EXPECT_EQ(sweep_runner::line(0, 16, 0, 0.5, false),
+              "[....................] 0/16 points, elapsed 0:01, ETA --");
+    EXPECT_EQ(sweep_runner::line(16, 16, 1, 12.0, true),
+              "[####################] 16/16 points (1 failed), elapsed 0:12, 80 points/min");
 }
 
 TEST(run_progress, quiet_when_stdout_is_not_a_terminal) {

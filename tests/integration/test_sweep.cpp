@@ -116,6 +116,25 @@ TEST(sweep, runs_every_point_and_writes_one_row_each) {
     EXPECT_EQ(rows[3][1], "4");
     EXPECT_EQ(rows[2][3], "overlap_layers");
 
+    // `trainvp report` on the sweep's folder: the sweep page (tools.report renders one in
+    // chromium), with the description, the swept columns, the table and the data the plot uses.
+    auto rep = trainvp("report " + (dir / "out").string());
+    ASSERT_EQ(rep.exit_code, 0) << rep.err;
+    EXPECT_EQ(rep.out, "report: " + (dir / "out" / "report.html").string() + "\n");
+    const std::string page = test::read_file(dir / "out" / "report.html");
+    EXPECT_NE(page.find("<p>4 points; swept: <code>components.node.count</code>, "
+                        "<code>switch.ports</code>, <code>workload.training.policy</code>;"),
+              std::string::npos)
+        << page.substr(0, 2000);
+    EXPECT_NE(page.find("<td>p003_4_4_overlap-layers</td><td>4</td><td>4</td>"
+                        "<td>overlap_layers</td><td>finished</td>"),
+              std::string::npos);
+    EXPECT_NE(page.find("\"swept\":[\"components.node.count\",\"switch.ports\","
+                        "\"workload.training.policy\"]"),
+              std::string::npos);
+    EXPECT_NE(page.find("<svg class=\"chart\" id=\"sweep-plot\""), std::string::npos);
+    EXPECT_EQ(page.find("http"), std::string::npos);  // nothing fetched
+
     // A rerun resumes: every point has a result, nothing runs, the table is the same.
     const std::string table = test::read_file(dir / "out" / "sweep.csv");
     auto again = trainvp("sweep " + grid + " --out " + (dir / "out").string());

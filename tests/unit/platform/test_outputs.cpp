@@ -6,6 +6,7 @@
 
 #include "tests/support/sim_fixture.h"
 #include "tests/support/test_util.h"
+#include "traces/signal_glob.h"
 
 namespace trainvp {
 namespace {
@@ -89,7 +90,7 @@ TEST(outputs, vcd_has_a_header_and_value_changes) {
     run_result r = sim->run();
     sim->write_outputs(dir.string(), r);
     const std::string vcd = test::read_file(dir / "waves.vcd");
-    for (const char* tag : {"$date", "$version", "$timescale", "$scope module node_0 $end",
+    for (const char* tag : {"$date", "$version", "$timescale", "$scope module node[0] $end",
                             "$scope module mem $end", "$enddefinitions", "$dumpvars"}) {
         EXPECT_NE(vcd.find(tag), std::string::npos) << tag;
     }
@@ -108,6 +109,67 @@ TEST(outputs, vcd_has_a_header_and_value_changes) {
     }
     EXPECT_FALSE(std::filesystem::exists(dir / "waves.vcd.part.vcd"));
     EXPECT_FALSE(std::filesystem::exists(dir / "stats.json.tmp"));
+}
+
+// --vcd-signals and --vcd-window: only node[1]'s signals (the generator's in_flight, the
+// memory's busy and queue), and only from 200 ns to 600 ns: the values are brought up to date
+// at 200 ns (5 messages in flight, the memory busy, 4 queued), then every change inside the
+// window; none after it (the memory goes idle at 800 ns), and SystemC's closing timestamp.
+TEST(outputs, vcd_takes_signal_globs_and_a_time_window) {
+    auto dir = test::temp_dir("vcd_window");
+    auto sim = test::make_sim(k_pair);
+    sim->elaborate();
+    vcd_options opt;
+    opt.signals = {"node[1].*"};
+    opt.from_ps = 200000;
+    opt.to_ps = 600000;
+    sim->trace_to((dir / "waves.vcd.part").string(), opt);
+    EXPECT_EQ(sim->traced_signals(), 3u);
+    run_result r = sim->run();
+    sim->write_outputs(dir.string(), r);
+    const std::string vcd = test::read_file(dir / "waves.vcd");
+    EXPECT_NE(vcd.find("$scope module node[1] $end"), std::string::npos) << vcd;
+    EXPECT_EQ(vcd.find("node[0]"), std::string::npos) << vcd;
+    EXPECT_EQ(vcd.find("node(1)"), std::string::npos) << vcd;
+    std::vector<std::string> stamps;
+    for (std::size_t p = vcd.find("\n#"); p != std::string::npos; p = vcd.find("\n#", p + 1)) {
+        stamps.push_back(vcd.substr(p + 2, vcd.find('\n', p + 1) - p - 2));
+    }
+    EXPECT_EQ(stamps, (std::vector<std::string>{"200000", "240000", "320000", "400000", "480000",
+                                                "560000", "880000"}))
+        << vcd;
+    EXPECT_NE(vcd.find("#200000\nr5 aaaaa\n1aaaab\nr4 aaaac\n"), std::string::npos) << vcd;
+}
+
+TEST(outputs, vcd_signal_glob_that_matches_nothing_is_an_input_error) {
+    auto dir = test::temp_dir("vcd_glob");
+    auto sim = test::make_sim(k_pair);
+    sim->elaborate();
+    vcd_options opt;
+    opt.signals = {"node[0].*", "nod[1].*"};
+    try {
+        sim->trace_to((dir / "waves.vcd.part").string(), opt);
+        FAIL() << "no error";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("'nod[1].*' matches no signal (names look like "
+                                             "'node[0].gen.in_flight'"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(signal_glob, star_question_mark_and_literal_brackets) {
+    EXPECT_TRUE(signal_glob::match("node[0].*", "node[0].nic.tx_busy"));
+    EXPECT_FALSE(signal_glob::match("node[0].*", "node[10].nic.tx_busy"));
+    EXPECT_TRUE(signal_glob::match("node[*].nic.*", "node[12].nic.rx_busy"));
+    EXPECT_TRUE(signal_glob::match("*.tx_queue", "node[3].nic.tx_queue"));
+    EXPECT_FALSE(signal_glob::match("*.tx_queue", "node[3].nic.tx_queue_2"));
+    EXPECT_TRUE(signal_glob::match("node[?].*", "node[7].link.busy_ab"));
+    EXPECT_FALSE(signal_glob::match("node[?].*", "node[17].link.busy_ab"));
+    signal_glob g({"a.*,b.*", "c"});
+    EXPECT_TRUE(g.matches("b.x"));
+    EXPECT_FALSE(g.matches("d"));
+    EXPECT_EQ(g.unmatched(), (std::vector<std::string>{"a.*", "c"}));
 }
 
 }  // namespace
