@@ -71,6 +71,8 @@ void sim_context::guard(const std::string& who, const std::function<void()>& bod
         body();
     } catch (const sc_core::sc_unwind_exception&) {
         throw;  // the kernel killing or resetting a thread: not an error
+    } catch (const run_interrupt::stop&) {
+        sc_core::sc_stop();  // SIGINT / SIGTERM: the run ends as `interrupted`
     } catch (const sim_error& e) {
         fail(e.what());
     } catch (const input_error& e) {
@@ -88,6 +90,13 @@ void sim_context::guard(const std::string& who, const std::function<void()>& bod
     } catch (const std::exception& e) {
         fail("internal error in " + who + ": " + e.what());
     }
+}
+
+void sim_context::stop_for_interrupt() {
+    // Outside a running process (elaboration, the end of the run) there is nothing to unwind.
+    if (!sc_core::sc_is_running() || sc_core::sc_get_current_process_b() == nullptr) return;
+    sc_core::sc_stop();
+    throw run_interrupt::stop{};
 }
 
 sim_context* sim_context::current() { return g_current; }
