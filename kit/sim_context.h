@@ -34,6 +34,7 @@ struct sim_settings {
     bool timeline = true;
     granularity grain = granularity::PACKET;
     bool breakdown = true;
+    units::data_size memory_limit;  // 0: the machine's available memory
 
     static void declare(param_list<sim_settings>& d);
     static const std::vector<param_decl>& decls();
