@@ -24,10 +24,6 @@ void sim_settings::declare(param_list<sim_settings>& d) {
     d.param("timeline", &sim_settings::timeline, "true",
             "Record spans of activity into timeline.json (every op's span is kept until the "
             "end of the run: memory grows with the run; false for long soak runs)");
-    d.param("memory_limit", &sim_settings::memory_limit, "0B",
-            "A platform whose estimated memory (its blocks times ~16 KiB each, counted before "
-            "it is built) exceeds this is refused, with the estimate and the count that "
-            "reduces it (0B: the machine's available memory, MemAvailable of /proc/meminfo)");
     d.param("breakdown", &sim_settings::breakdown, "true",
             "Record every host op's times for the `iteration` critical-path breakdown in "
             "stats.json (a compact record of ~90 B per op, kept until the end of the run: "
@@ -46,6 +42,10 @@ void sim_settings::declare(param_list<sim_settings>& d) {
              "cluster network is one fabric.flow block whose links carry messages as flows "
              "sharing capacity max-min fairly; NICs, links and switches outside it run as at "
              "message level");
+    d.param("memory_limit", &sim_settings::memory_limit, "0B",
+            "A platform whose estimated memory (its blocks times ~16 KiB each, counted before "
+            "it is built) exceeds this is refused, with the estimate and the count that "
+            "reduces it (0B: the machine's available memory, MemAvailable of /proc/meminfo)");
 }
 
 const std::vector<param_decl>& sim_settings::decls() {
