@@ -76,7 +76,7 @@ void sim_context::guard(const std::string& who, const std::function<void()>& bod
     } catch (const sc_core::sc_unwind_exception&) {
         throw;  // the kernel killing or resetting a thread: not an error
     } catch (const run_interrupt::stop&) {
-        sc_core::sc_stop();  // SIGINT / SIGTERM: the run ends as `interrupted`
+        // SIGINT / SIGTERM: stop_for_interrupt stopped the kernel; the run ends `interrupted`.
     } catch (const sim_error& e) {
         fail(e.what());
     } catch (const input_error& e) {
@@ -99,7 +99,11 @@ void sim_context::guard(const std::string& who, const std::function<void()>& bod
 void sim_context::stop_for_interrupt() {
     // Outside a running process (elaboration, the end of the run) there is nothing to unwind.
     if (!sc_core::sc_is_running() || sc_core::sc_get_current_process_b() == nullptr) return;
-    sc_core::sc_stop();
+    // Once: a second sc_stop makes SystemC warn (W545), and every process that reports
+    // progress after the signal comes here.
+    static bool stopped = false;
+    if (!stopped) sc_core::sc_stop();
+    stopped = true;
     throw run_interrupt::stop{};
 }
 

@@ -453,7 +453,7 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
     }
     if (r.status == run_status::INTERRUPTED) {
         m_err << "trainvp: interrupted by " << (r.signal == SIGINT ? "SIGINT" : "SIGTERM") << " at "
-              << r.end_time.to_string() << " of simulated time; " << out_dir
+              << units::format_time(r.end_time.to_seconds()) << " of simulated time; " << out_dir
               << "/ holds the run so far (status interrupted)\n";
         return run_interrupt::exit_code(r.signal);
     }
