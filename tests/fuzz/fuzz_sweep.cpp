@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -18,6 +19,8 @@
 
 namespace {
 
+const std::string* g_work = nullptr;
+
 // The sweep file goes to a private folder beside a small base config (`base: base.yaml`, a
 // copy of configs/examples/traffic_to_memory.yaml).
 const std::string& work_dir() {
@@ -26,6 +29,13 @@ const std::string& work_dir() {
         const fs::path d =
             fs::temp_directory_path() / ("trainvp_fuzz_sweep." + std::to_string(getpid()));
         fs::create_directories(d);
+        // Removed when the process exits (libFuzzer's runs end with exit()); the path outlives
+        // every static (never freed).
+        g_work = new std::string(d.string());
+        std::atexit([] {
+            std::error_code ec;
+            std::filesystem::remove_all(*g_work, ec);
+        });
         fs::copy_file(TRAINVP_SOURCE_DIR "/configs/examples/traffic_to_memory.yaml",
                       d / "base.yaml", fs::copy_options::overwrite_existing);
         return d.string();
