@@ -311,7 +311,7 @@ TEST(loader, type_and_param_errors) {
     EXPECT_EQ(error_of("simulation: {sed: 3}\n"),
               "t.yaml:1:14: error: simulation.sed: unknown setting (did you mean 'seed'?); "
               "settings are max_time, stall_timeout, quantum, warmup, seed, timeline, breakdown, "
-              "granularity");
+              "granularity, memory_limit");
     EXPECT_EQ(error_of("simulation: {stall_timeout: 10Gb/s}\n"),
               "t.yaml:1:29: error: simulation.stall_timeout: '10Gb/s' is a bandwidth, but a time "
               "is expected, e.g. 10ns (units ps, ns, us, ms, s)");
