@@ -225,6 +225,13 @@ std::optional<quantity> parse(const std::string& raw, family want, std::string& 
               family_example(want);
         return std::nullopt;
     }
+    // 2^k beyond a double (2^1024 and up) is infinite (fuzz_units found 2^2210 accepted).
+    const auto out_of_range = [&] {
+        why = "'" + raw + "' is out of range (a " + std::string(family_name(want)) +
+              " must be below 1.8e308 in its base unit)";
+        return std::nullopt;
+    };
+    if (!std::isfinite(number)) return out_of_range();
     const std::string symbol = trim(text.substr(used));
     if (symbol.empty()) {
         if (want == family::NUMBER || number == 0.0) return quantity{want, number};
@@ -249,7 +256,9 @@ std::optional<quantity> parse(const std::string& raw, family want, std::string& 
         }
         return std::nullopt;
     }
-    return quantity{want, number * u->scale};
+    const double value = number * u->scale;
+    if (!std::isfinite(value)) return out_of_range();
+    return quantity{want, value};
 }
 
 duration frequency::period() const {

@@ -49,6 +49,10 @@ void sim_settings::declare(param_list<sim_settings>& d) {
              "cluster network is one fabric.flow block whose links carry messages as flows "
              "sharing capacity max-min fairly; NICs, links and switches outside it run as at "
              "message level");
+    d.param("memory_limit", &sim_settings::memory_limit, "0B",
+            "A platform whose estimated memory (its blocks times ~16 KiB each, counted before "
+            "it is built) exceeds this is refused, with the estimate and the count that "
+            "reduces it (0B: the machine's available memory, MemAvailable of /proc/meminfo)");
 }
 
 const std::vector<param_decl>& sim_settings::decls() {
@@ -78,6 +82,8 @@ void sim_context::guard(const std::string& who, const std::function<void()>& bod
         body();
     } catch (const sc_core::sc_unwind_exception&) {
         throw;  // the kernel killing or resetting a thread: not an error
+    } catch (const run_interrupt::stop&) {
+        // SIGINT / SIGTERM: stop_for_interrupt stopped the kernel; the run ends `interrupted`.
     } catch (const sim_error& e) {
         fail(e.what());
     } catch (const input_error& e) {
@@ -95,6 +101,17 @@ void sim_context::guard(const std::string& who, const std::function<void()>& bod
     } catch (const std::exception& e) {
         fail("internal error in " + who + ": " + e.what());
     }
+}
+
+void sim_context::stop_for_interrupt() {
+    // Outside a running process (elaboration, the end of the run) there is nothing to unwind.
+    if (!sc_core::sc_is_running() || sc_core::sc_get_current_process_b() == nullptr) return;
+    // Once: a second sc_stop makes SystemC warn (W545), and every process that reports
+    // progress after the signal comes here.
+    static bool stopped = false;
+    if (!stopped) sc_core::sc_stop();
+    stopped = true;
+    throw run_interrupt::stop{};
 }
 
 sim_context* sim_context::current() { return g_current; }

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "core/param_decl.h"
+#include "kit/run_interrupt.h"
 #include "kit/sim_time.h"
 #include "kit/wake_queue.h"
 #include "traces/timeline.h"
@@ -33,6 +34,7 @@ struct sim_settings {
     bool timeline = true;
     granularity grain = granularity::PACKET;
     bool breakdown = true;
+    units::data_size memory_limit;  // 0: the machine's available memory
 
     static void declare(param_list<sim_settings>& d);
     static const std::vector<param_decl>& decls();
@@ -52,8 +54,10 @@ public:
     void progress() { progress_until(sim_now()); }
     // Loosely-timed blocks know work will complete at a future time (a reservation that ends
     // at t); until then the platform is not stalled.
+    // Both throw run_interrupt::stop inside a running process once SIGINT / SIGTERM came.
     void progress_until(const sc_core::sc_time& t) {
         if (t > m_progress_until) m_progress_until = t;
+        if (run_interrupt::received() != 0) stop_for_interrupt();
     }
     const sc_core::sc_time& last_progress() const { return m_progress_until; }
 
@@ -73,6 +77,8 @@ public:
     // (resource_usage::busy_fraction).
     void set_run_complete(bool complete) { m_run_complete = complete; }
     bool run_complete() const { return m_run_complete; }
+    // Stops the kernel and unwinds the calling process (run_interrupt::stop) when it runs.
+    void stop_for_interrupt();
     // Runs a process's body (a thread, a method or a wake_queue engine of the block at `who`)
     // with its errors turned into a failed run (fail): an exception never unwinds through the
     // kernel.

@@ -10,6 +10,8 @@
 #include <unordered_map>
 
 #include "core/did_you_mean.h"
+#include "core/units.h"
+#include "platform/memory_estimate.h"
 #include "platform/network_generator.h"
 
 namespace trainvp {
@@ -47,6 +49,28 @@ void expect_map(const config_node& n, const std::string& key) {
     if (!n.is_map()) {
         throw input_error(n.loc(), key, std::string("expected a map, got ") + n.kind_name());
     }
+}
+
+// A platform that would not fit in memory is refused before it is expanded or built
+// (memory_estimate.h), at the count that makes it so.
+void check_memory(const config_node& components, const config_node& templates,
+                  const sim_settings& settings) {
+    const memory_estimate est(components, templates);
+    const bool machine = settings.memory_limit.bytes == 0;
+    const std::uint64_t limit =
+        machine ? memory_estimate::available_memory() : settings.memory_limit.bytes;
+    if (limit == 0 || est.bytes() <= limit) return;
+    const double b = static_cast<double>(est.bytes());
+    throw input_error(
+        est.largest_loc(), est.largest(),
+        "the platform would need about " + units::format_size(b) + " (" +
+            std::to_string(est.blocks()) + " blocks x ~" +
+            std::to_string(memory_estimate::k_bytes_per_block / 1024) +
+            " KiB), more than simulation.memory_limit (" +
+            units::format_size(static_cast<double>(limit)) +
+            (machine ? ": the machine's available memory" : "") + "); reduce " + est.largest() +
+            (est.largest_count() > 1 ? " (" + std::to_string(est.largest_count()) + ")" : "") +
+            ", or raise simulation.memory_limit if the machine has the memory");
 }
 
 void check_keys(const config_node& n, const std::string& key,
@@ -565,6 +589,7 @@ platform_desc platform_loader::load_document(config_node doc, const std::string&
     expander ex(m_registry, templates, desc);
     if (const config_node* c = doc.find("components")) {
         expect_map(*c, "components");
+        check_memory(*c, templates, desc.settings);
         for (const auto& e : c->entries()) ex.component("", e.key, e.value, e.key_loc);
     }
     if (const config_node* c = doc.find("connections")) {

@@ -14,6 +14,7 @@
 #include "core/did_you_mean.h"
 #include "core/param_decl.h"
 #include "core/params.h"
+#include "kit/run_interrupt.h"
 #include "kit/sim_time.h"
 #include "platform/binder.h"
 #include "platform/block_index.h"
@@ -40,6 +41,8 @@ const char* run_status_name(run_status s) {
             return "failed";
         case run_status::IDLE:
             return "idle";
+        case run_status::INTERRUPTED:
+            return "interrupted";
     }
     return "?";
 }
@@ -310,6 +313,7 @@ void simulation::run_in_slices(std::uint64_t max_ps, const run_progress_hook& ho
     };
     bool first = true;
     while (true) {
+        if (run_interrupt::received() != 0) return;
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         if (!first) {
             if (stopped()) return;
@@ -337,7 +341,7 @@ void simulation::run_in_slices(std::uint64_t max_ps, const run_progress_hook& ho
         if (took > target * 2 && slice > sc_core::sc_time(1, sc_core::SC_NS)) slice = slice / 2;
         if (wall() >= next_report) {
             next_report = wall() + hook.period_s;
-            hook.fn(sc_core::sc_time_stamp(), wall());
+            if (hook.fn) hook.fn(sc_core::sc_time_stamp(), wall());
         }
     }
 }
@@ -555,6 +559,9 @@ run_result simulation::run(const run_progress_hook* hook) {
     const auto max_ps = m_ctx.settings().max_time.ps;
     if (hook != nullptr && hook->fn) {
         run_in_slices(max_ps, *hook);
+    } else if (run_interrupt::installed()) {
+        // Slices of about 50 ms of wall time: a stop signal is seen that soon.
+        run_in_slices(max_ps, run_progress_hook{});
     } else if (max_ps > 0) {
         sc_core::sc_start(ps_time(max_ps));
     } else {
@@ -570,6 +577,13 @@ run_result simulation::run(const run_progress_hook* hook) {
     }
     r.end_time = sc_core::sc_time_stamp();
     if (r.status != run_status::FAILED) r.status = m_controller->status;
+    // Stopped by SIGINT / SIGTERM before it finished, stalled or failed.
+    if (const int sig = run_interrupt::received();
+        sig != 0 && (r.status == run_status::IDLE || r.status == run_status::MAX_TIME)) {
+        if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_stop();
+        r.status = run_status::INTERRUPTED;
+        r.signal = sig;
+    }
     r.stall_report = m_controller->stall_report;
     if (r.status == run_status::IDLE) {
         bool drivers = false, done = true;
@@ -795,17 +809,31 @@ void simulation::restore_vcd_scopes(const std::string& path) {
 
 std::string simulation::resolved_config() const { return resolved_yaml(m_desc, m_registry); }
 
+// Every file is written atomically (traces/atomic_file.h), and stats.json, which marks a
+// complete set (a sweep reads a point's result from it, `trainvp run` refuses to overwrite it
+// without --force), goes first out and last in: a run killed while writing leaves a folder
+// without stats.json, never one whose stats.json sits beside files of another run.
 void simulation::write_outputs(const std::string& dir, const run_result& r) {
     namespace fs = std::filesystem;
-    write_file_atomically((fs::path(dir) / "stats.json").string(), stats_json(r));
+    const std::string stats = (fs::path(dir) / "stats.json").string();
+    std::error_code ec;
+    fs::remove(stats, ec);
+    if (ec) throw sim_error("cannot write '" + stats + "': " + ec.message());
+    write_file_atomically((fs::path(dir) / "config.resolved.yaml").string(), resolved_config());
     write_file_atomically((fs::path(dir) / "stats.csv").string(), stats_csv(r));
     write_file_atomically((fs::path(dir) / "timeline.json").string(), timeline_json());
-    write_file_atomically((fs::path(dir) / "config.resolved.yaml").string(), resolved_config());
-    if (!m_vcd_base.empty()) {
-        blank_vcd_date(m_vcd_base + ".vcd");
-        restore_vcd_scopes(m_vcd_base + ".vcd");
-        commit_file(m_vcd_base + ".vcd", (fs::path(dir) / "waves.vcd").string());
+    // SystemC opens the VCD file at the end of the first delta cycle: a run interrupted
+    // within it (a loosely-timed thread that never yielded) has no waves to write.
+    const bool no_waves = r.status == run_status::INTERRUPTED && !m_vcd_base.empty() &&
+                          !fs::exists(m_vcd_base + ".vcd");
+    if (!m_vcd_base.empty() && !no_waves) {
+        const std::string vcd = m_vcd_base + ".vcd";
+        check_file_written(vcd);
+        blank_vcd_date(vcd);
+        restore_vcd_scopes(vcd);
+        commit_file(vcd, (fs::path(dir) / "waves.vcd").string());
     }
+    write_file_atomically(stats, stats_json(r));
 }
 
 run_summary simulation::make_summary(const run_result& r) const {

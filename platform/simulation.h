@@ -22,7 +22,8 @@
 
 namespace trainvp {
 
-enum class run_status { FINISHED, MAX_TIME, STALLED, FAILED, IDLE };
+// INTERRUPTED: stopped by SIGINT or SIGTERM (run_interrupt.h) before it ended otherwise.
+enum class run_status { FINISHED, MAX_TIME, STALLED, FAILED, IDLE, INTERRUPTED };
 
 const char* run_status_name(run_status s);
 
@@ -32,6 +33,7 @@ struct run_result {
     double wall_seconds = 0.0;
     std::string stall_report;  // the blocks that hold work, for STALLED
     std::string error;         // what failed, for FAILED (a block's sim_error)
+    int signal = 0;            // the signal that stopped an INTERRUPTED run
     // The critical-path breakdown of a FINISHED run whose hosts ran ops (critical_path.h):
     // written to the stats as block "iteration" and printed in the summary, per iteration.
     // The end-of-run audit of a FINISHED run (audit_log.h): checks made and what broke; a broken

@@ -1,6 +1,7 @@
 #include "sc_main/sweep_runner.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "kit/run_interrupt.h"
 #include "sc_main/run_progress.h"
 #include "traces/atomic_file.h"
 
@@ -101,7 +103,15 @@ sweep_runner::outcome sweep_runner::run() {
     std::map<pid_t, const sweep_point*> running;
     std::size_t next = 0;
     auto last_show = -1.0;
+    int forwarded = 0;  // the stop signal passed on to the running points
     while (next < todo.size() || !running.empty()) {
+        if (const int sig = run_interrupt::received(); sig != 0 && forwarded == 0) {
+            // Stop: no new point, and the running ones stop cleanly (exit 128 + sig, which
+            // is not a result: a rerun runs them again).
+            next = todo.size();
+            for (const auto& [pid, p] : running) ::kill(pid, sig);
+            forwarded = sig;
+        }
         while (next < todo.size() && running.size() < m_jobs) {
             const sweep_point& p = *todo[next++];
             const std::string dir = m_plan.point_dir(p);
@@ -115,7 +125,8 @@ sweep_runner::outcome sweep_runner::run() {
                             &p);
         }
         int status = 0;
-        const pid_t pid = waitpid(-1, &status, m_progress ? WNOHANG : 0);
+        // Polled, so that a stop signal is seen while points run.
+        const pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid > 0) {
             auto it = running.find(pid);
             if (it == running.end()) continue;  // not one of ours
@@ -132,12 +143,12 @@ sweep_runner::outcome sweep_runner::run() {
         if (pid < 0 && errno != EINTR) {
             throw sim_error(std::string("waiting for the sweep's points: ") + std::strerror(errno));
         }
-        // Only with WNOHANG (a terminal): refresh the line twice a second.
-        if (elapsed() - last_show >= 0.5) {
+        // On a terminal, refresh the line twice a second.
+        if (m_progress && elapsed() - last_show >= 0.5) {
             last_show = elapsed();
             show(o.ran, todo.size(), o.nonzero, elapsed(), false);
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     show(o.ran, todo.size(), o.nonzero, elapsed(), true);
     return o;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "core/units.h"
 #include "ip/codecs/codec_registry.h"
 #include "kit/registry.h"
+#include "kit/run_interrupt.h"
 #include "kit/version.h"
 #include "platform/platform_loader.h"
 #include "platform/plugin_loader.h"
@@ -421,6 +423,9 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
         }
     }
     if (config.empty()) throw input_error(cmdline, "", "no config file given");
+    // From here on SIGINT / SIGTERM stop a run cleanly: the run ends at once with status
+    // interrupted (even one signalled while the platform was being built), exit 128 + sig.
+    if (!check_only) run_interrupt::install();
 
     // Plugins first: the config's blocks may be of their types.
     plugin_loader plugins(m_registry);
@@ -455,6 +460,19 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
     if (ec || !fs::is_directory(out_dir)) {
         throw sim_error("cannot create output folder '" + out_dir + "': " + ec.message());
     }
+    // An earlier run's files that this run may not write again go (none is left beside this
+    // run's stats.json as if it were this run's; write_outputs replaces the others), and so do
+    // the temporaries of a run killed while writing (*.tmp.PID, waves.vcd.part.vcd).  stats.json
+    // first: it marks a complete set, and this one no longer is.
+    fs::remove(fs::path(out_dir) / "stats.json", ec);
+    if (ec) throw sim_error("cannot write '" + out_dir + "/stats.json': " + ec.message());
+    for (const auto& e : fs::directory_iterator(out_dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name == "report.html" || name == "waves.vcd" || name == "waves.vcd.part.vcd" ||
+            name.find(".tmp.") != std::string::npos) {
+            fs::remove(e.path(), ec);
+        }
+    }
     if (vcd) sim.trace_to((fs::path(out_dir) / "waves.vcd.part").string(), vcd_opt);
     // On a terminal, a progress line while the run lasts (simulated results are the same).
     run_progress progress(m_out, static_cast<double>(sim.desc().settings.max_time.ps) * 1e-12);
@@ -474,6 +492,12 @@ int trainvp_cli::run_or_check(const std::vector<std::string>& args, bool check_o
     } else {
         m_out << "trainvp " << TRAINVP_VERSION << ": " << config << "\n" << summary.text();
         m_out << "outputs in " << out_dir << "/\n";
+    }
+    if (r.status == run_status::INTERRUPTED) {
+        m_err << "trainvp: interrupted by " << (r.signal == SIGINT ? "SIGINT" : "SIGTERM") << " at "
+              << units::format_time(r.end_time.to_seconds()) << " of simulated time; " << out_dir
+              << "/ holds the run so far (status interrupted)\n";
+        return run_interrupt::exit_code(r.signal);
     }
     if (r.status == run_status::STALLED) {
         m_err << "trainvp: error: " << r.stall_report << "\n";
@@ -574,13 +598,22 @@ int trainvp_cli::cmd_sweep(const std::vector<std::string>& args) {
     }
 
     const bool tty = isatty(STDOUT_FILENO) == 1;
+    // SIGINT / SIGTERM: no new point starts, the running ones get the signal and stop cleanly,
+    // the table is written, and a rerun resumes with the points that have no result.
+    run_interrupt::install();
     sweep_runner runner(plan, self, jobs, m_out, tty);
     const auto o = runner.run();
     if (o.skipped) {
         m_out << "sweep: " << o.skipped << " of " << plan.points().size()
               << " points had results already (resumed; --force runs them again)\n";
     }
-    return merge(out_dir);
+    const int code = merge(out_dir);
+    if (const int sig = run_interrupt::received()) {
+        m_err << "trainvp: sweep interrupted by " << (sig == SIGINT ? "SIGINT" : "SIGTERM")
+              << "; run the same command again to resume it\n";
+        return run_interrupt::exit_code(sig);
+    }
+    return code;
 }
 
 int trainvp_cli::merge(const std::string& dir) {

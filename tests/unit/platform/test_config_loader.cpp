@@ -402,7 +402,7 @@ TEST(loader, type_and_param_errors) {
     EXPECT_EQ(error_of("simulation: {sed: 3}\n"),
               "t.yaml:1:14: error: simulation.sed: unknown setting (did you mean 'seed'?); "
               "settings are max_time, stall_timeout, quantum, warmup, seed, timeline, breakdown, "
-              "granularity");
+              "granularity, memory_limit");
     EXPECT_EQ(error_of("simulation: {stall_timeout: 10Gb/s}\n"),
               "t.yaml:1:29: error: simulation.stall_timeout: '10Gb/s' is a bandwidth, but a time "
               "is expected, e.g. 10ns (units ps, ns, us, ms, s)");
@@ -474,6 +474,26 @@ TEST(loader, resolved_config_loads_back_to_the_same_platform) {
     ASSERT_EQ(a.connections.size(), b.connections.size());
     EXPECT_EQ(resolved_yaml(b, registry::global()).substr(text.find('\n')),
               text.substr(text.find('\n')));
+}
+
+// The memory estimate (platform/memory_estimate.h) multiplies counts through nested templates
+// and refuses, before expansion, a platform above simulation.memory_limit at the count that
+// makes it so; below the limit the platform loads.
+TEST(loader, memory_limit_refuses_a_platform_before_it_is_built) {
+    const std::string text = R"(simulation: {memory_limit: 10MB}
+templates:
+  inner: {components: {a: {type: memory}, b: {type: memory}}}
+  outer: {components: {x: {template: inner, count: 10}}}
+components:
+  node: {template: outer, count: 50}
+  one: {type: memory}
+)";
+    EXPECT_EQ(error_of(text),
+              "t.yaml:6:34: error: components.node.count: the platform would need about 16.4 MB "
+              "(1001 blocks x ~16 KiB), more than simulation.memory_limit (10 MB); reduce "
+              "components.node.count (50), or raise simulation.memory_limit if the machine has "
+              "the memory");
+    EXPECT_EQ(load(text, {"simulation.memory_limit=20MB"}).instances.size(), 1001u);
 }
 
 }  // namespace
