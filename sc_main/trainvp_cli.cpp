@@ -660,7 +660,12 @@ int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
         return k_ok;
     }
     const std::vector<std::string> names = describe_names();
-    if (std::find(names.begin(), names.end(), type) == names.end()) {
+    // zoo.PATH describes a model file anywhere (one with a '/' or ending in .yaml), as
+    // workload.training.model accepts one.
+    const bool model_file = type.compare(0, 4, "zoo.") == 0 &&
+                            (type.find('/') != std::string::npos ||
+                             (type.size() > 9 && type.compare(type.size() - 5, 5, ".yaml") == 0));
+    if (!model_file && std::find(names.begin(), names.end(), type) == names.end()) {
         // A unique prefix names its type; several are listed; none is an error.
         std::vector<std::string> matches;
         for (const auto& n : names) {

@@ -223,6 +223,11 @@ class Importer:
         self.shape[name] = fields["output"] if kind == "generic" else self.out_shape(node)
         return layer
 
+    def alias(self, node, source, why):
+        """NODE computes nothing: it stands for SOURCE's tensor."""
+        self.tensor[node] = self.tensor[source]
+        self.skipped.append((node.name, why))
+
     def generic(self, node, op, inputs, flops, note, params_by_id=None, out=None):
         params_by_id = dict(params_by_id or {})
         for i in list(params_by_id):
@@ -287,7 +292,7 @@ class Importer:
         meta = self.tensor_meta(node)
         data = self.data_args(node)
         if meta is None:
-            self.skipped.append((node.name, "computes no tensor (shape arithmetic)"))
+            self.skipped.append((node.name, "shape arithmetic"))
             return
         if not data:
             # Computed from parameters and constants only (ViT's class token expanded): its
@@ -297,7 +302,7 @@ class Importer:
                 params.update({id(p): p.numel() for p in
                                self.modules[node.target].parameters() if p.requires_grad})
             self.const_params[node] = params
-            self.skipped.append((node.name, "constant (folded into its consumer)"))
+            self.skipped.append((node.name, "computed from parameters only (counted on its consumer)"))
             return
         if node.op == "call_function" and node.target is operator.getitem:
             src = node.args[0]
@@ -306,7 +311,7 @@ class Importer:
                 if node.args[1] == 0 and producer is not None and producer["kind"] != "generic":
                     # A leaf layer's first output (nn.MultiheadAttention's (out, weights)).
                     self.tensor[node] = self.tensor[src]
-                    self.skipped.append((node.name, f"output 0 of {self.tensor[src]}"))
+                    self.skipped.append((node.name, "the first output of the layer before (its tuple unpacked)"))
                     return
                 self.generic(node, "getitem", data, (0, 0, 0),
                              f"element {node.args[1]} of {self.tensor[src]}'s outputs")
@@ -455,6 +460,9 @@ class Importer:
             self.softmax(node, data, params, mod.dim)
             return
         if isinstance(mod, (nn.Dropout, nn.Dropout2d, nn.AlphaDropout)) and len(data) == 1:
+            if mod.p == 0:
+                self.alias(node, data[0], "dropout of rate 0 (PyTorch returns its input)")
+                return
             if mod.p < 1:
                 done = self.mapped(node, "dropout", {"rate": float(mod.p)}, data, params, 0, x)
             if done is None:
@@ -505,7 +513,7 @@ class Importer:
         out = self.out_shape(node)
         if x == out:
             self.tensor[node] = self.tensor[data[0]]
-            self.skipped.append((node.name, "flatten of a vector (no change)"))
+            self.skipped.append((node.name, "a flatten of a vector (no change)"))
             return
         if not ("channels" in x and out == {"features": elements(x)} and
                 self.mapped(node, "flatten", {}, data, params, 0, out)):
@@ -546,9 +554,11 @@ class Importer:
                     all(s == out for s in shapes) and not params:
                 self.emit(node, "add", {}, data, 0)
                 return
-            self.generic(node, "add", data, (e, 0, 0),
-                         "an add of a parameter, constant or broadcast tensor (the zoo's add "
-                         "sums equal-shaped layer outputs)", params)
+            what = (f"adds a parameter of {sum(params.values())} values (its gradient, the sum "
+                    "of the output gradient over the batch, is the weight gradient)" if params
+                    else "an add of a constant or a broadcast tensor")
+            self.generic(node, "add", data, (e, 0, e),
+                         what + "; the zoo's add sums equal-shaped layer outputs", params)
             return
         if name in ("relu", "relu_"):
             self.activation(node, data, params, "relu")
@@ -562,6 +572,9 @@ class Importer:
             return
         if name == "dropout":
             p = node.kwargs.get("p", node.args[1] if len(node.args) > 1 else 0.5)
+            if p == 0 and len(data) == 1:
+                self.alias(node, data[0], "dropout of rate 0 (PyTorch returns its input)")
+                return
             if not (len(data) == 1 and p < 1 and
                     self.mapped(node, "dropout", {"rate": float(p)}, data, params, 0, x)):
                 self.generic(node, "dropout", data, (e, e, 0), "dropout of rate 1", params)
@@ -579,9 +592,12 @@ class Importer:
                     len(tensors) >= 2:
                 self.emit(node, "concat", {}, list(tensors), 0)
                 return
+            what = "a concatenation along dimension %d" % dim
+            if params:
+                what += f" with a parameter of {sum(params.values())} values (ViT's class token)"
             self.generic(node, "cat", data, (0, 0, 0),
-                         "a concatenation along another dimension than channels/features, "
-                         "or of a parameter (data movement only)", params)
+                         what + "; the zoo's concat joins layer outputs along channels/features; "
+                         "data movement only", params)
             return
         if name in ("matmul", "bmm", "mm"):
             a, b = (self.tensor_meta(n) for n in node.args[:2])
@@ -607,7 +623,7 @@ class Importer:
         if name in DATA_MOVEMENT:
             if out == x and not params and len(data) == 1 and name in NO_COPY:
                 self.tensor[node] = self.tensor[data[0]]
-                self.skipped.append((node.name, f"{name} (no change of shape or values)"))
+                self.skipped.append((node.name, f"{name} without a change of shape or values"))
                 return
             self.generic(node, name, data, (0, 0, 0),
                          f"{name}: data movement only (no FLOPs)", params)
@@ -727,10 +743,13 @@ def write_yaml(imp, path, command, input_shape):
     if generics:
         lines.append(f"# {len(generics)} generic layers (operations with no zoo kind; "
                      "their FLOPs are counted by the importer, see each note).")
-    if imp.skipped:
-        lines.append("# Not layers: " + ", ".join(f"{n} ({why})" for n, why in imp.skipped
-                                                 if not why.startswith("computes no tensor")) +
-                     ".")
+    by_reason = {}
+    for n, why in imp.skipped:
+        if why != "shape arithmetic":
+            by_reason.setdefault(why, []).append(n)
+    if by_reason:
+        lines.append("# Not layers (they compute nothing): " + "; ".join(
+            f"{why}: {', '.join(names)}" for why, names in by_reason.items()) + ".")
     lines = [wrap_comment(l) for l in lines]
     lines += [f"name: {yaml_value(imp.name)}", f"source: {json.dumps(imp.source)}"]
     if imp.description:
@@ -808,9 +827,12 @@ def main(argv=None):
     print("  kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     for n, op, note in imp.notes:
         print(f"  generic {n} ({op}): {note}")
+    by_reason = {}
     for n, why in imp.skipped:
-        if not why.startswith("computes no tensor"):
-            print(f"  not a layer: {n}: {why}")
+        if why != "shape arithmetic":
+            by_reason.setdefault(why, []).append(n)
+    for why, names in by_reason.items():
+        print(f"  not layers ({why}): {', '.join(names)}")
     return 0
 
 
