@@ -195,12 +195,15 @@ class Importer:
                               lambda a: found.update(self.const_params.get(a, {})))
         return found
 
-    def out_shape(self, node):
+    def out_shape(self, node, first=False):
+        """The node's output as a zoo shape; of several outputs, their values as one vector
+        (a generic layer's bytes), or with FIRST the first (a layer kind's own output, as
+        nn.MultiheadAttention's (output, weights))."""
         meta = self.tensor_meta(node)
         if is_multi(meta):
             metas = [m for m in meta if hasattr(m, "shape")]
             shapes = [per_sample_shape(m.shape, self.batch, node.name) for m in metas]
-            if len(shapes) == 1:
+            if len(shapes) == 1 or first:
                 return shapes[0]
             return {"features": sum(elements(s) for s in shapes)}
         return per_sample_shape(meta.shape, self.batch, node.name)
@@ -220,7 +223,7 @@ class Importer:
         layer["_params"] = params
         self.layers.append(layer)
         self.tensor[node] = name
-        self.shape[name] = fields["output"] if kind == "generic" else self.out_shape(node)
+        self.shape[name] = fields["output"] if kind == "generic" else self.out_shape(node, True)
         return layer
 
     def alias(self, node, source, why):
@@ -254,7 +257,7 @@ class Importer:
         if any(i in self.seen_params for i in params_by_id):
             return None  # shared weights: the zoo kind would count them again
         torch_params = sum(params_by_id.values())
-        if torch_params != zoo_params or zoo_out != self.out_shape(node):
+        if torch_params != zoo_params or zoo_out != self.out_shape(node, True):
             return None
         self.seen_params.update(params_by_id)
         return self.emit(node, kind, fields, inputs, torch_params)
