@@ -14,6 +14,8 @@
 #include "workloads/iteration/iteration_source.h"
 #include "workloads/models/conv_heuristic_registry.h"
 #include "workloads/models/model_loader.h"
+#include "workloads/ops/op_list.h"
+#include "workloads/ops/op_source.h"
 
 namespace trainvp::drivers {
 
@@ -26,7 +28,9 @@ void training_section::declare(section_decl<training_section>& d) {
         "Forward, backward, the gradient exchange and the update for each worker (and an "
         "aggregator), workloads/iteration/README.md; workers and the aggregator are blocks that "
         "run ops and have a node_id (host.cpu), and a rank's node id is that param as "
-        "configured.");
+        "configured. sharding, tensor_parallel and pipeline_stages generate sharded, "
+        "tensor-parallel or 1F1B pipeline iterations instead (workloads/iteration/"
+        "parallel_training_builder.h).");
     d.required("model", &training_section::m_model,
                "A zoo model (workloads/models/zoo/<name>.yaml), or a model file's path (relative "
                "to this config)");
@@ -131,6 +135,32 @@ void training_section::declare(section_decl<training_section>& d) {
             "mean, stddev} (or uniform with low, high; laplace with mean, scale; each with an "
             "optional seed, default the run's) or {distribution: file, path} (float32); every "
             "rank's result is checked at the end of the run");
+    d.choice("sharding", &training_section::m_sharding,
+             {{"none", workloads::sharding_mode::NONE},
+              {"gradients", workloads::sharding_mode::GRADIENTS},
+              {"full", workloads::sharding_mode::FULL}},
+             "none",
+             "Sharded data parallelism (ZeRO, Rajbhandari et al. SC'20): none (every rank holds "
+             "and updates all parameters), gradients (ZeRO-2: each bucket's gradients "
+             "reduce-scattered, each rank updates its 1/N shard, then the bucket's parameters "
+             "all-gathered) or full (ZeRO-3/FSDP: each layer's parameters all-gathered before "
+             "its forward and again before its backward, gradients reduce-scattered, 1/N "
+             "updated); ring collectives, cpu compute");
+    d.param("tensor_parallel", &training_section::m_tensor_parallel, "1",
+            "Tensor parallelism (Megatron-LM): groups of this many consecutive workers split "
+            "every layer with parameters (its FLOPs, bytes and parameters / T), its output "
+            "all-reduced in the group after its forward and its input gradient after its "
+            "backward; gradients all-reduced over the workers/T ranks of the same shard. 1: off")
+        .range("1", "1048576");
+    d.param("pipeline_stages", &training_section::m_pipeline_stages, "1",
+            "Pipeline parallelism: the layers cut into this many contiguous stages of balanced "
+            "forward + backward FLOPs (the smallest largest stage), stage s on rank s of each "
+            "group of consecutive workers, run in the 1F1B order (PipeDream-Flush); "
+            "each stage's gradients all-reduced over its workers/S replicas. 1: off")
+        .range("1", "1048576");
+    d.param("micro_batches", &training_section::m_micro_batches, "1",
+            "pipeline_stages only: micro-batches per iteration, dividing batch")
+        .range("1", "1048576");
 }
 
 std::optional<int> training_section::hand_out(const config_node& t, const hand_out_context& ctx) {
@@ -214,6 +244,54 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
         if (t.find("gradient") != nullptr) {
             throw input_error(v->loc(), key_of("model_parallel_from"),
                               "hybrid parallelism runs in timing mode only (no gradient:)");
+        }
+    }
+    // Modern parallelism: which scheme, and what it does not combine with.
+    const config_node* scheme = nullptr;
+    std::string scheme_key;
+    const bool sharded = m_sharding != workloads::sharding_mode::NONE;
+    for (const auto& [k, on] : {std::pair<const char*, bool>{"sharding", sharded},
+                                {"tensor_parallel", m_tensor_parallel > 1},
+                                {"pipeline_stages", m_pipeline_stages > 1}}) {
+        if (!on) continue;
+        if (scheme != nullptr) {
+            throw input_error(t.find(k)->loc(), key_of(k),
+                              "does not combine with " + scheme_key +
+                                  " (yet): set one of sharding, tensor_parallel and "
+                                  "pipeline_stages");
+        }
+        scheme = t.find(k);
+        scheme_key = k;
+    }
+    if (const config_node* v = t.find("micro_batches"); v != nullptr && m_pipeline_stages <= 1) {
+        throw input_error(v->loc(), key_of("micro_batches"), "applies to pipeline_stages > 1 only");
+    }
+    if (scheme != nullptr) {
+        const std::string with = " does not combine with " + scheme_key;
+        if (const config_node* v = t.find("algorithm"); v != nullptr && m_algorithm != "ring") {
+            throw input_error(v->loc(), key_of("algorithm"),
+                              "'" + m_algorithm + "'" + with +
+                                  ", whose collectives are rings (ring_reduce_scatter, "
+                                  "ring_allgather, ring): use ring");
+        }
+        if (m_compute != compute_placement::CPU) {
+            throw input_error(t.find("compute")->loc(), key_of("compute"),
+                              "gpu" + with + " (its ops run on the host cpu)");
+        }
+        if (m_layer_costs) {
+            throw input_error(t.find("compute_model")->loc(), key_of("compute_model"),
+                              "layer_ops" + with + " (its ops carry the zoo's layer totals)");
+        }
+        for (const char* k : {"model_parallel_from", "offload", "gradient", "update"}) {
+            if (const config_node* v = t.find(k)) {
+                throw input_error(v->loc(), key_of(k), std::string(k) + with);
+            }
+        }
+        if (!sharded && m_policy != exchange_policy::AFTER_BACKWARD) {
+            throw input_error(t.find("policy")->loc(), key_of("policy"),
+                              "overlap_layers" + with +
+                                  ", which all-reduces its gradients after backward "
+                                  "(buckets apply to sharding)");
         }
     }
     if (m_iterations < 1 || m_iterations > 1000000) {
@@ -349,6 +427,40 @@ std::optional<int> training_section::hand_out(const config_node& t, const hand_o
                                   ")");
         }
         o.offload = true;
+    }
+
+    if (scheme != nullptr) {
+        workloads::parallel_options po;
+        po.workers = o.workers;
+        po.sharding = m_sharding;
+        po.bucket_bytes = m_bucket.bytes;
+        po.per_layer_buckets = o.policy == exchange_policy::OVERLAP_LAYERS && m_bucket.bytes == 0;
+        po.tensor_parallel = static_cast<int>(m_tensor_parallel);
+        po.pipeline_stages = static_cast<int>(m_pipeline_stages);
+        po.micro_batches = static_cast<int>(m_micro_batches);
+        po.forward_ps = o.forward_ps;
+        po.backward_ps = o.backward_ps;
+        po.iterations = o.iterations;
+        po.tos = o.tos;
+        std::optional<workloads::parallel_training_builder> pb;
+        try {
+            pb.emplace(model, po);
+        } catch (const std::invalid_argument& e) {
+            // Reported at the option the message starts with (micro_batches, ...).
+            const std::string msg = e.what();
+            for (const char* k : {"micro_batches", "tensor_parallel", "pipeline_stages"}) {
+                const std::string key = k;
+                if (msg.rfind(key + " ", 0) == 0 && t.find(k) != nullptr) {
+                    throw input_error(t.find(k)->loc(), key_of(k), msg);
+                }
+            }
+            throw input_error(scheme->loc(), key_of(scheme_key), msg);
+        }
+        for (std::size_t r = 0; r < workers.size(); ++r) {
+            workers[r].sink->accept_source(
+                std::make_unique<ops::list_source>(ops::op_list(pb->worker_ops(r))), t.loc(), base);
+        }
+        return o.iterations;
     }
 
     // The checks above cover what the builder refuses; anything left is still an input error.

@@ -2,6 +2,9 @@
 // workloads::training_builder and handed to each worker (and an aggregator) as its op stream,
 // one iteration at a time (workloads::iteration_source).  See docs/user-guide.md ("Training
 // iterations") and `trainvp describe workload.training`.
+// With sharding, tensor_parallel or pipeline_stages, workloads::parallel_training_builder
+// generates every iteration of each worker's list at set-up instead (docs/user-guide.md,
+// "Modern parallelism").
 //
 // hand_out reads the declared params, resolves the hosts (host_roster), checks that compressible
 // traffic meets compressing NICs, builds the iteration and hands it out; with `gradient:` the
@@ -14,6 +17,7 @@
 #include "core/units.h"
 #include "workloads/collectives/worker_aggregator.h"
 #include "workloads/drivers/workload_section.h"
+#include "workloads/iteration/parallel_training_builder.h"
 #include "workloads/iteration/training_builder.h"
 
 namespace trainvp::drivers {
@@ -49,6 +53,11 @@ private:
     std::int64_t m_group = 0;
     std::int64_t m_levels = 2;
     config_node m_gradient;
+    // Modern parallelism (workloads::parallel_training_builder).
+    workloads::sharding_mode m_sharding = workloads::sharding_mode::NONE;
+    std::int64_t m_tensor_parallel = 1;
+    std::int64_t m_pipeline_stages = 1;
+    std::int64_t m_micro_batches = 1;
 };
 
 }  // namespace trainvp::drivers
