@@ -735,7 +735,12 @@ int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
         return k_ok;
     }
     const std::vector<std::string> names = describe_names();
-    if (std::find(names.begin(), names.end(), type) == names.end()) {
+    // zoo.PATH describes a model file anywhere (one with a '/' or ending in .yaml), as
+    // workload.training.model accepts one.
+    const bool model_file = type.compare(0, 4, "zoo.") == 0 &&
+                            (type.find('/') != std::string::npos ||
+                             (type.size() > 9 && type.compare(type.size() - 5, 5, ".yaml") == 0));
+    if (!model_file && std::find(names.begin(), names.end(), type) == names.end()) {
         // A unique prefix names its type; several are listed; none is an error.
         std::vector<std::string> matches;
         for (const auto& n : names) {
@@ -775,7 +780,8 @@ int trainvp_cli::cmd_describe(const std::vector<std::string>& args) {
         return k_ok;
     }
     if (type.compare(0, 4, "zoo.") == 0) {
-        m_out << describe_model(type.substr(4));
+        m_out << (markdown ? describe_model_markdown(type.substr(4))
+                           : describe_model(type.substr(4)));
         return k_ok;
     }
     m_out << (markdown ? markdown_of(type) : describe_text(type));
@@ -830,6 +836,29 @@ std::string trainvp_cli::describe_model(const std::string& name) const {
        << units::format_size(static_cast<double>(t.weight_bytes)) << " of fp32 weights; the "
        << "gradient an all-reduce moves), forward " << flops(static_cast<double>(t.forward_flops))
        << " FLOP, backward " << flops(static_cast<double>(t.backward_flops())) << " FLOP\n";
+    return os.str();
+}
+
+std::string trainvp_cli::describe_model_markdown(const std::string& name) const {
+    models::model_options o;
+    o.batch = 1;
+    const models::model m = models::load_zoo_model(name, o);
+    std::ostringstream os;
+    os << "## zoo." << m.name() << "\n\n" << md_cell(m.source()) << " (" << m.layers().size()
+       << " layers; input " << m.input().str()
+       << "; FLOPs per sample, a multiply-add is 2)\n\n"
+       << "| layer | kind | output | params | forward FLOPs | backward input FLOPs | "
+          "backward weight FLOPs |\n|---|---|---|---|---|---|---|\n";
+    for (const auto& l : m.layers()) {
+        std::string kind = models::to_string(l.kind);
+        if (l.kind == models::layer_kind::GENERIC) kind += " " + l.spec.op;
+        os << "| " << l.name << " | " << md_cell(kind) << " | " << l.output_shape.str() << " | "
+           << l.params << " | " << l.forward_flops << " | " << l.backward_input_flops << " | "
+           << l.backward_weight_flops << " |\n";
+    }
+    const auto& t = m.totals();
+    os << "| total | | | " << t.params << " | " << t.forward_flops << " | "
+       << t.backward_input_flops << " | " << t.backward_weight_flops << " |\n";
     return os.str();
 }
 

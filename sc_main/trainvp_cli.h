@@ -45,6 +45,8 @@ private:
     std::vector<std::string> describe_names() const;
     std::string describe_zoo() const;
     std::string describe_model(const std::string& name) const;
+    // The same as a markdown table with exact counts per sample (tools/ and tests read it).
+    std::string describe_model_markdown(const std::string& name) const;
     void usage() const;
 
     registry& m_registry;

@@ -10,6 +10,7 @@ packages=(
     clang libclang-rt-14-dev clang-format python3 python3-matplotlib python3-yaml
     parallel
     libprotobuf-dev protobuf-compiler python3-protobuf  # Chakra traces (workloads/chakra)
+    python3-torch python3-torchvision  # tools/import_torch_model.py (CPU; no weights fetched)
     chromium    # tools.report renders report.html headless (trainvp report)
 )
 

@@ -35,6 +35,7 @@ saved saved_for_backward(layer_kind k) {
         case layer_kind::EMBEDDING:
         case layer_kind::ATTENTION:
         case layer_kind::INTERACTION:
+        case layer_kind::GENERIC:  // not known: assume it needs its input, as most do
             return saved::INPUT;
         case layer_kind::SOFTMAX:
             return saved::OUTPUT;

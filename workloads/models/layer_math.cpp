@@ -416,6 +416,18 @@ void flatten(layer_info& l) {
     l.output_shape = tensor_shape::features(l.input_shapes[0].elements());
 }
 
+// An operation the format has no kind for: the file states its output shape and its costs per
+// sample (an importer counted them); only the batch is multiplied in.
+void generic(layer_info& l, std::int64_t n) {
+    expect_inputs(l, 1, SIZE_MAX);
+    const auto& s = l.spec;
+    l.output_shape = s.output;
+    l.params = s.params;
+    l.forward_flops = mul({n, s.forward_flops});
+    l.backward_input_flops = mul({n, s.backward_input_flops});
+    l.backward_weight_flops = mul({n, s.backward_weight_flops});
+}
+
 }  // namespace
 
 void layer_math::derive(layer_info& l, std::int64_t batch, std::int64_t bytes_per_value) {
@@ -471,6 +483,9 @@ void layer_math::derive(layer_info& l, std::int64_t batch, std::int64_t bytes_pe
             break;
         case layer_kind::FLATTEN:
             flatten(l);
+            break;
+        case layer_kind::GENERIC:
+            generic(l, batch);
             break;
     }
     l.activation_bytes = mul({batch, l.output_shape.elements(), bytes_per_value});

@@ -38,6 +38,8 @@ const char* to_string(layer_kind k) {
             return "flatten";
         case layer_kind::RESHAPE:
             return "reshape";
+        case layer_kind::GENERIC:
+            return "generic";
     }
     return "?";
 }
@@ -62,7 +64,8 @@ const std::vector<std::string>& layer_kind_names() {
     static const std::vector<std::string> names = {
         "conv",      "fc",     "pool",        "relu",    "activation", "batchnorm",
         "layernorm", "lrn",    "softmax",     "dropout", "embedding",  "attention",
-        "add",       "concat", "interaction", "flatten", "deconv",     "reshape"};
+        "add",       "concat", "interaction", "flatten", "deconv",     "reshape",
+        "generic"};
     return names;
 }
 
@@ -86,6 +89,7 @@ bool parse_layer_kind(const std::string& name, layer_kind& out) {
         {"flatten", layer_kind::FLATTEN},
         {"deconv", layer_kind::DECONV},
         {"reshape", layer_kind::RESHAPE},
+        {"generic", layer_kind::GENERIC},
     };
     for (const auto& [n, k] : table) {
         if (name == n) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "workloads/models/tensor_shape.h"
+
 namespace trainvp::models {
 
 enum class layer_kind {
@@ -28,6 +30,8 @@ enum class layer_kind {
     INTERACTION,  // DLRM dot-product feature interaction
     FLATTEN,      // CHW feature map to one feature vector
     RESHAPE,      // feature vector to a CHW feature map (DCGAN's projection of z)
+    GENERIC,      // any other operation, with its output shape, parameters and FLOPs as stated
+                  // (tools/import_torch_model.py writes one for each operation it has no kind for)
 };
 
 enum class pool_op { MAX, AVG };
@@ -67,6 +71,13 @@ struct layer_spec {
     // attention
     std::int64_t heads = 0;
     std::optional<std::int64_t> d_model_check, seq_len_check;
+    // generic: what it computes (documentation), its output and its costs per sample, as the
+    // file states them
+    std::string op;
+    std::string note;
+    tensor_shape output;
+    std::int64_t params = 0;
+    std::int64_t forward_flops = 0, backward_input_flops = 0, backward_weight_flops = 0;
 };
 
 // Names as written in model files ("conv", "max", "relu", "sum").

@@ -107,6 +107,11 @@ key_rules layer_keys(layer_kind kind, const std::string& written) {
         case layer_kind::INTERACTION:
             extra({}, {"inputs"});
             break;
+        case layer_kind::GENERIC:
+            extra({"op", "output", "params", "forward_flops", "backward_input_flops",
+                   "backward_weight_flops", "note"},
+                  {"op", "output"});
+            break;
         case layer_kind::LAYERNORM:
         case layer_kind::SOFTMAX:
         case layer_kind::FLATTEN:
@@ -535,6 +540,24 @@ layer_spec model_loader::read_spec(layer_kind kind, const std::string& written,
             s.d_model_check = opt_pos("d_model");
             s.seq_len_check = opt_pos("seq_len");
             break;
+        case layer_kind::GENERIC: {
+            auto count = [&](const char* name) -> std::int64_t {
+                return e.find(name) ? read_non_negative(at(name), k(name), sc) : 0;
+            };
+            s.op = read_string(at("op"), k("op"));
+            if (e.find("note")) s.note = read_string(at("note"), k("note"));
+            s.output = read_shape(at("output"), k("output"), sc);
+            if (s.output.layout == tensor_layout::INDICES) {
+                fail(at("output"), k("output"),
+                     "a generic layer outputs values: {channels, height, width}, {features} or "
+                     "{tokens, features}");
+            }
+            s.params = count("params");
+            s.forward_flops = count("forward_flops");
+            s.backward_input_flops = count("backward_input_flops");
+            s.backward_weight_flops = count("backward_weight_flops");
+            break;
+        }
         default:
             break;
     }

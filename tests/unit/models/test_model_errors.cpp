@@ -271,6 +271,25 @@ TEST(ModelErrors, RecursiveBlock) {
         "expanding x)");
 }
 
+// A generic layer needs what it computes and its output; its counts are non-negative.
+TEST(ModelErrors, GenericLayerMistakes) {
+    const std::string head =
+        "name: t\nsource: test\ninput: {features: 4}\nlayers:\n";
+    EXPECT_EQ(parse(head + "  - {kind: generic, op: gelu}\n"),
+              "inline.yaml:5:5: error: layers[0].output: missing required key 'output' for a "
+              "layer of kind generic");
+    EXPECT_EQ(parse(head + "  - {kind: generic, op: gelu, output: {features: 4}, "
+                           "forward_flops: -1}\n"),
+              "inline.yaml:5:69: error: layers[0].forward_flops: must not be negative, got -1");
+    EXPECT_EQ(parse(head + "  - {kind: generic, op: gelu, output: {indices: 4}}\n"),
+              "inline.yaml:5:39: error: layers[0].output: a generic layer outputs values: "
+              "{channels, height, width}, {features} or {tokens, features}");
+    EXPECT_EQ(parse(head + "  - {kind: generic, op: gelu, output: {features: 4}, flops: 1}\n"),
+              "inline.yaml:5:54: error: layers[0].flops: unknown key 'flops' for a layer of "
+              "kind generic (allowed: name, kind, inputs, op, output, params, forward_flops, "
+              "backward_input_flops, backward_weight_flops, note)");
+}
+
 TEST(ModelErrors, YamlSyntaxErrorHasPosition) {
     const std::string msg = parse(HEAD + "  - {kind: relu\n");
     EXPECT_EQ(msg.rfind("inline.yaml:6:1: error: YAML syntax: ", 0), 0u) << msg;

@@ -150,6 +150,37 @@ TEST(ModelFormat, ReshapeAndDeconv) {
                  input_error);
 }
 
+// A generic layer (what tools/import_torch_model.py writes for an operation with no kind):
+// its output shape, parameters and per-sample FLOPs are the file's; the batch multiplies them
+// and the bytes follow from the shapes.  Several inputs are allowed; so is no count (data
+// movement).
+TEST(ModelFormat, GenericLayerStatesItsCosts) {
+    const model m = parse(
+        "name: t\nsource: test\ninput: {channels: 3, height: 4, width: 4}\nlayers:\n"
+        "  - {name: p, kind: generic, op: permute, output: {tokens: 16, features: 3}}\n"
+        "  - {name: g, kind: generic, op: torch.nn.GELU, output: {tokens: 16, features: 3}, "
+        "forward_flops: 240, backward_input_flops: 384, note: \"gelu\"}\n"
+        "  - {name: pos, kind: generic, op: add, inputs: [g, p], output: {tokens: 17, features: "
+        "3}, params: 51, forward_flops: 51, backward_weight_flops: 51}\n",
+        8);
+    const layer_info& g = m.layer("g");
+    EXPECT_EQ(g.kind, layer_kind::GENERIC);
+    EXPECT_EQ(g.spec.op, "torch.nn.GELU");
+    EXPECT_EQ(g.spec.note, "gelu");
+    EXPECT_EQ(g.output_shape, tensor_shape::tokens(16, 3));
+    EXPECT_EQ(g.forward_flops, 8 * 240);
+    EXPECT_EQ(g.backward_input_flops, 8 * 384);
+    EXPECT_EQ(g.backward_weight_flops, 0);
+    EXPECT_EQ(g.activation_bytes, 8 * 48 * 4);
+    EXPECT_EQ(m.layer("p").forward_flops, 0);
+    const layer_info& pos = m.layer("pos");
+    EXPECT_EQ(pos.input_shapes.size(), 2u);
+    EXPECT_EQ(pos.params, 51);
+    EXPECT_EQ(pos.weight_grad_bytes, 51 * 4);
+    EXPECT_EQ(pos.backward_weight_flops, 8 * 51);
+    EXPECT_EQ(m.totals().params, 51);
+}
+
 TEST(ModelFormat, TotalsAreLayerSums) {
     const model m = load_model(find_zoo_model("resnet50"), [] {
         model_options o;
