@@ -52,7 +52,8 @@ void sim_settings::declare(param_list<sim_settings>& d) {
     d.param("memory_limit", &sim_settings::memory_limit, "0B",
             "A platform whose estimated memory (its blocks times ~16 KiB each, counted before "
             "it is built) exceeds this is refused, with the estimate and the count that "
-            "reduces it (0B: the machine's available memory, MemAvailable of /proc/meminfo)");
+            "reduces it (0B: the machine's available memory, MemAvailable of /proc/meminfo)")
+        .range("0B", "1024TiB");
 }
 
 const std::vector<param_decl>& sim_settings::decls() {

@@ -1,5 +1,6 @@
 #include "platform/simulation.h"
 
+#include <sysc/tracing/sc_tracing_ids.h>
 #include <tlm>
 
 #include <algorithm>
@@ -28,6 +29,40 @@
 #include "workloads/drivers/workload_sink.h"
 
 namespace trainvp {
+
+namespace {
+
+// SystemC's tracing warnings that mean waves.vcd lost something (a signal not traced, value
+// changes dropped, the file not written).  SystemC prints them and goes on; trainvp keeps them
+// and fails the run with them once the file is closed (simulation::run), so a VCD that looks
+// complete is complete.  The handler is process-wide, as SystemC's is.
+std::vector<std::string>& vcd_losses() {
+    static std::vector<std::string> losses;
+    return losses;
+}
+
+bool loses_vcd_output(const char* msg_type) {
+    for (const char* id :
+         {sc_core::SC_ID_TRACING_OBJECT_IGNORED_, sc_core::SC_ID_TRACING_VCD_TIME_RESOLUTION_,
+          sc_core::SC_ID_TRACING_REVERSED_TIME_, sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_,
+          sc_core::SC_ID_TRACING_ALREADY_INITIALIZED_}) {
+        if (msg_type != nullptr && std::string(msg_type) == id) return true;
+    }
+    return false;
+}
+
+void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
+    if (rep.get_severity() == sc_core::SC_WARNING && loses_vcd_output(rep.get_msg_type())) {
+        std::string what = rep.get_msg_type();
+        if (rep.get_msg() != nullptr && *rep.get_msg() != '\0')
+            what += ": " + std::string(rep.get_msg());
+        vcd_losses().push_back(what);
+        return;
+    }
+    sc_core::sc_report_handler::default_handler(rep, actions);
+}
+
+}  // namespace
 
 const char* run_status_name(run_status s) {
     switch (s) {
@@ -198,6 +233,7 @@ void simulation::elaborate() {
     // sc_stop is how a run ends; SystemC's note about it is noise.
     // SystemC's infos (sc_stop called, VCD timescale set) are noise in trainvp's output.
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    sc_core::sc_report_handler::set_handler(&report_handler);
     tlm::tlm_global_quantum::instance().set(ps_time(m_ctx.settings().quantum.ps));
     m_ctx.wakes().spawn();
 
@@ -633,6 +669,10 @@ run_result simulation::run(const run_progress_hook* hook) {
     if (m_vcd) {
         sc_core::sc_close_vcd_trace_file(m_vcd);
         m_vcd = nullptr;
+        if (!vcd_losses().empty() && r.status != run_status::FAILED) {
+            r.status = run_status::FAILED;
+            r.error = "waves.vcd is incomplete: SystemC reported " + join(vcd_losses(), "; ");
+        }
         if (m_vcd_limits && m_vcd_limits->stopped) {
             // The whole run's file, estimated at the rate the file grew until it stopped (over
             // the part of the window the run covered).

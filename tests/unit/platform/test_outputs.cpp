@@ -2,6 +2,8 @@
 // header and value changes.  Each TEST elaborates SystemC and so runs in its own process.
 #include <gtest/gtest.h>
 
+#include <sysc/tracing/sc_tracing_ids.h>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/support/sim_fixture.h"
@@ -109,6 +111,21 @@ TEST(outputs, vcd_has_a_header_and_value_changes) {
     }
     EXPECT_FALSE(std::filesystem::exists(dir / "waves.vcd.part.vcd"));
     EXPECT_FALSE(std::filesystem::exists(dir / "stats.json.tmp"));
+}
+
+// A SystemC tracing warning that means the VCD lost something (here: an object it could not
+// trace) fails the run with that warning instead of leaving a file that looks complete.
+TEST(outputs, a_systemc_warning_that_loses_vcd_output_fails_the_run) {
+    auto dir = test::temp_dir("vcd_loss");
+    auto sim = test::make_sim(k_pair);
+    sim->elaborate();
+    sim->trace_to((dir / "waves.vcd.part").string());
+    SC_REPORT_WARNING(sc_core::SC_ID_TRACING_OBJECT_IGNORED_, "node[0].mem.probe");
+    run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FAILED);
+    EXPECT_EQ(r.error,
+              "waves.vcd is incomplete: SystemC reported object cannot not be traced: "
+              "node[0].mem.probe");
 }
 
 // --vcd-signals and --vcd-window: only node[1]'s signals (the generator's in_flight, the
