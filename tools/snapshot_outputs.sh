@@ -31,7 +31,7 @@ run() {
     "$B" run "$@" --quiet --out "$OUT/$name" --force > "$OUT/$name.log" 2>&1
     echo "$name: exit $?"
 }
-for c in cluster_node host_gpu incast pcie_dma star5 training_ring training_ring_inceptionn \
+for c in host_gpu incast pcie_dma star5 training_ring training_ring_inceptionn \
     training_wa two_nodes traffic_to_memory noc_aries_bw_ring noc_aries_bypass \
     noc_aries_tree_allreduce noc_chiplet_training noc_mesh_uniform noc_ring_allreduce; do
     run "ex_$c" "configs/examples/$c.yaml"

@@ -11,6 +11,7 @@
 #include "workloads/collectives/communicator_groups.h"
 #include "workloads/iteration/collective_ops.h"
 #include "workloads/iteration/gradient_buckets.h"
+#include "workloads/iteration/op_frontier.h"
 #include "workloads/iteration/training_builder.h"
 
 namespace trainvp::workloads {
@@ -22,23 +23,6 @@ using ops::op_unit;
 namespace {
 
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
-
-// The ops of list[begin, end) that no other op of that range waits for (stream indices:
-// list[i] is op first + i).
-std::vector<std::size_t> frontier(const std::vector<op>& list, std::size_t first,
-                                  std::size_t begin) {
-    std::vector<char> waited(list.size() - begin, 0);
-    for (std::size_t i = begin; i < list.size(); ++i) {
-        for (std::size_t a : list[i].after) {
-            if (a >= first + begin && a < first + list.size()) waited[a - first - begin] = 1;
-        }
-    }
-    std::vector<std::size_t> out;
-    for (std::size_t i = begin; i < list.size(); ++i) {
-        if (!waited[i - begin]) out.push_back(first + i);
-    }
-    return out;
-}
 
 op with_after(op o, std::vector<std::size_t> after) {
     std::sort(after.begin(), after.end());
@@ -89,7 +73,7 @@ struct list_writer {
         const std::size_t base = list.size();
         append_collective_ops(list, s, static_cast<int>(rank), nodes, co);
         if (list.size() == base) return start_after;
-        return frontier(list, first, base);
+        return op_frontier(list, first, base);
     }
 };
 
@@ -279,7 +263,7 @@ std::vector<op> parallel_training_builder::worker_ops(std::size_t rank) const {
         // The next iteration starts when this one is done on the rank (its first ops wait for
         // the previous iteration's last ones).
         if (!list.empty()) {
-            const std::vector<std::size_t> prev = frontier(list, 0, begin);
+            const std::vector<std::size_t> prev = op_frontier(list, 0, begin);
             for (op& x : part) {
                 bool inner = false;
                 for (std::size_t a : x.after) inner = inner || a >= list.size();

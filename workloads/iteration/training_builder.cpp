@@ -7,6 +7,7 @@
 
 #include "workloads/collectives/collective_registry.h"
 #include "workloads/iteration/collective_ops.h"
+#include "workloads/iteration/op_frontier.h"
 #include "workloads/models/layer_math.h"
 
 namespace trainvp::workloads {
@@ -31,25 +32,6 @@ op gpu_update_of(const op& u) {
 }
 
 std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
-
-// The ops of list[begin, end) that no other op of that range waits for: when they are done,
-// the whole range is.  list[i] is op first + i of the stream (`after` holds stream indices);
-// so are the results.
-std::vector<std::size_t> frontier(const std::vector<op>& list, std::size_t first,
-                                  std::size_t begin) {
-    // waited[i - begin]: some op of [begin, end) waits for op i (ops wait for earlier ones).
-    std::vector<char> waited(list.size() - begin, 0);
-    for (std::size_t i = begin; i < list.size(); ++i) {
-        for (std::size_t a : list[i].after) {
-            if (a >= first + begin && a < first + list.size()) waited[a - first - begin] = 1;
-        }
-    }
-    std::vector<std::size_t> out;
-    for (std::size_t i = begin; i < list.size(); ++i) {
-        if (!waited[i - begin]) out.push_back(first + i);
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -553,7 +535,7 @@ std::vector<op> training_builder::build_iteration(
             const std::size_t base = list.size();
             append_collective_ops(list, gather ? e.gather : e.scatter, static_cast<int>(rank),
                                   nodes, co);
-            ready = frontier(list, first, base);
+            ready = op_frontier(list, first, base);
             if (gpu) {
                 op c;
                 c.name = prefix + "c2g_" + what;
@@ -777,7 +759,7 @@ std::vector<op> training_builder::build_iteration(
                     if (!ring && o.kind == op_kind::RECV) weights_back = true;
                     if (weights_back && o.kind == op_kind::SEND) o.tos = 0;
                 }
-                done[k] = frontier(list, first, base);
+                done[k] = op_frontier(list, first, base);
             }
             // smartnic.md Fig. 3b / T_total: the update of a bucket follows the backward op (of a
             // layer with parameters) after the one that closed it, so the cpu computes that op
