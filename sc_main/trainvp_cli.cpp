@@ -844,8 +844,8 @@ std::string trainvp_cli::describe_model_markdown(const std::string& name) const 
     o.batch = 1;
     const models::model m = models::load_zoo_model(name, o);
     std::ostringstream os;
-    os << "## zoo." << m.name() << "\n\n" << md_cell(m.source()) << " (" << m.layers().size()
-       << " layers; input " << m.input().str()
+    os << "## zoo." << m.name() << "\n\n"
+       << md_cell(m.source()) << " (" << m.layers().size() << " layers; input " << m.input().str()
        << "; FLOPs per sample, a multiply-add is 2)\n\n"
        << "| layer | kind | output | params | forward FLOPs | backward input FLOPs | "
           "backward weight FLOPs |\n|---|---|---|---|---|---|---|\n";

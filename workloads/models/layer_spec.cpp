@@ -62,10 +62,9 @@ const char* to_string(embedding_pooling p) { return p == embedding_pooling::SUM 
 
 const std::vector<std::string>& layer_kind_names() {
     static const std::vector<std::string> names = {
-        "conv",      "fc",     "pool",        "relu",    "activation", "batchnorm",
-        "layernorm", "lrn",    "softmax",     "dropout", "embedding",  "attention",
-        "add",       "concat", "interaction", "flatten", "deconv",     "reshape",
-        "generic"};
+        "conv",        "fc",      "pool",    "relu",      "activation", "batchnorm", "layernorm",
+        "lrn",         "softmax", "dropout", "embedding", "attention",  "add",       "concat",
+        "interaction", "flatten", "deconv",  "reshape",   "generic"};
     return names;
 }
 

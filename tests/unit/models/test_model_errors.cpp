@@ -273,8 +273,7 @@ TEST(ModelErrors, RecursiveBlock) {
 
 // A generic layer needs what it computes and its output; its counts are non-negative.
 TEST(ModelErrors, GenericLayerMistakes) {
-    const std::string head =
-        "name: t\nsource: test\ninput: {features: 4}\nlayers:\n";
+    const std::string head = "name: t\nsource: test\ninput: {features: 4}\nlayers:\n";
     EXPECT_EQ(parse(head + "  - {kind: generic, op: gelu}\n"),
               "inline.yaml:5:5: error: layers[0].output: missing required key 'output' for a "
               "layer of kind generic");
