@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "sc_main/report_html.h"
 #include "traces/run_summary.h"
 
 namespace trainvp {
@@ -203,36 +204,11 @@ std::string noc_heatmap(const std::string& block, const json& st, std::size_t in
     return os.str();
 }
 
+// Beyond the reports' base style: utilisation bars, the resolved config, the audit's marks.
 const char* k_style = R"(
-body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;font-size:.85em}td,th{padding:2px 8px;text-align:left}
-th{cursor:pointer;background:#eee}tr:nth-child(even){background:#fafafa}
 .bar{display:inline-block;height:.8em;background:#0072B2;vertical-align:middle}
-.num{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#f6f6f6;padding:.8em;overflow:auto;max-height:30em;font-size:.8em}
-.legend span{display:inline-block;margin-right:1em}.sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}
 .ok{color:#009E73}.bad{color:#D55E00}
-)";
-
-// Click a header to sort its table by that column (numbers by data-v).
-const char* k_script = R"(
-document.querySelectorAll('table.sortable th').forEach(function(th, col) {
-  th.addEventListener('click', function() {
-    var table = th.closest('table'), body = table.tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    var down = th.dataset.dir !== 'desc';
-    rows.sort(function(a, b) {
-      var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
-      var r = (x !== undefined && y !== undefined) ? parseFloat(x) - parseFloat(y)
-              : a.cells[col].textContent.localeCompare(b.cells[col].textContent);
-      return down ? -r : r;
-    });
-    th.dataset.dir = down ? 'desc' : 'asc';
-    rows.forEach(function(r) { body.appendChild(r); });
-  });
-});
-document.body.dataset.ready = 'yes';
 )";
 
 }  // namespace
@@ -257,7 +233,8 @@ std::string run_report::html() const {
     std::ostringstream os;
     const std::string config = run.value("config", std::string("?"));
     os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>trainvp: "
-       << esc(config) << "</title><style>" << k_style << "</style></head><body>\n";
+       << esc(config) << "</title><style>" << k_report_base_style << k_style
+       << "</style></head><body>\n";
     const double sim_s = run.value("sim_time_ps", 0.0) * 1e-12;
     const std::string status = run.value("status", std::string("?"));
     os << "<h1>trainvp run: " << esc(config) << "</h1>\n<p>status <b>" << esc(status)
@@ -494,7 +471,7 @@ std::string run_report::html() const {
     os << "<h2 id=\"config\">Config (config.resolved.yaml)</h2>\n<details><summary>the fully "
           "expanded platform</summary><pre>"
        << esc(m_config.empty() ? "(no config.resolved.yaml)" : m_config) << "</pre></details>\n";
-    os << "<script>" << k_script << "</script>\n</body></html>\n";
+    os << "<script>" << k_sortable_tables_script << "</script>\n</body></html>\n";
     return os.str();
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "sc_main/report_html.h"
 #include "sc_main/sweep_plan.h"
 
 namespace trainvp {
@@ -42,18 +43,13 @@ std::string esc(const std::string& s) {
     return out;
 }
 
+// Beyond the reports' base style: the plot's selectors.
 const char* k_style = R"(
-body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;font-size:.8em}td,th{padding:2px 6px;text-align:left}
-th{cursor:pointer;background:#eee}tr:nth-child(even){background:#fafafa}
-.num{text-align:right;font-variant-numeric:tabular-nums}
 label{margin-right:1.5em}select{max-width:28em}
-.legend span{display:inline-block;margin-right:1em}.sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}
 )";
 
-// Reads the data block, fills the selectors, draws the plot (and redraws on a change), and
-// makes the table sortable.
+// Reads the data block, fills the selectors, draws the plot (and redraws on a change); the
+// table sorts by k_sortable_tables_script.
 const char* k_script = R"(
 (function() {
   var data = JSON.parse(document.getElementById('sweep-data').textContent);
@@ -176,21 +172,6 @@ const char* k_script = R"(
   ysel.addEventListener('change', draw);
   xsel.addEventListener('change', draw);
   draw();
-  document.querySelectorAll('table.sortable th').forEach(function(th, col) {
-    th.addEventListener('click', function() {
-      var body = th.closest('table').tBodies[0];
-      var list = Array.prototype.slice.call(body.rows);
-      var down = th.dataset.dir !== 'desc';
-      list.sort(function(a, b) {
-        var x = num(a.cells[col].textContent), y = num(b.cells[col].textContent);
-        var r = (!isNaN(x) && !isNaN(y)) ? x - y : a.cells[col].textContent.localeCompare(b.cells[col].textContent);
-        return down ? -r : r;
-      });
-      th.dataset.dir = down ? 'desc' : 'asc';
-      list.forEach(function(r) { body.appendChild(r); });
-    });
-  });
-  document.body.dataset.ready = 'yes';
 })();
 )";
 
@@ -273,7 +254,8 @@ std::string sweep_report::html() const {
     std::ostringstream os;
     const std::string title = m_description.empty() ? m_dir : m_description;
     os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>trainvp sweep: "
-       << esc(title) << "</title><style>" << k_style << "</style></head><body>\n";
+       << esc(title) << "</title><style>" << k_report_base_style << k_style
+       << "</style></head><body>\n";
     const std::size_t points = m_rows.empty() ? 0 : m_rows.size() - 1;
     os << "<h1>trainvp sweep: " << esc(title) << "</h1>\n<p>" << points << " points; swept: ";
     for (std::size_t i = 0; i < m_swept.size(); ++i) {
@@ -311,7 +293,7 @@ std::string sweep_report::html() const {
         text.replace(at, 2, "<\\/");
     }
     os << "<script type=\"application/json\" id=\"sweep-data\">" << text << "</script>\n";
-    os << "<script>" << k_script << "</script>\n</body></html>\n";
+    os << "<script>" << k_script << k_sortable_tables_script << "</script>\n</body></html>\n";
     return os.str();
 }
 
