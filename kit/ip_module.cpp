@@ -16,6 +16,13 @@ ip_module::ip_module(const sc_core::sc_module_name& name, const params& p)
     }
 }
 
+ip_module::message_site ip_module::site_of_message(std::size_t index, const char* field) const {
+    (void)index;
+    (void)field;
+    // Only a block that declares messages is asked where one was given.
+    throw std::logic_error("IP block '" + m_path + "' was asked where a message was given");
+}
+
 namespace {
 
 // `body` run by sim_context::guard.  A named type, not a lambda in a std::function: sc_spawn

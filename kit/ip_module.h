@@ -14,6 +14,7 @@
 #include "kit/ip_type.h"
 #include "kit/peer_view.h"
 #include "kit/sim_context.h"
+#include "workloads/ops/message_pairing.h"
 
 namespace trainvp {
 
@@ -40,9 +41,25 @@ public:
     // its addresses land in, the node ids its sends reach) and throws input_error located at
     // the offending value, saying what exists instead.
     virtual void validate_peers(const peer_view& peers) const { (void)peers; }
+    // The messages of an op list known in full before the run (a written-out `workload.ops`
+    // list): its sends and receives, with the node ids they go between and `owner` this block,
+    // for the validation phase to pair across blocks (workloads/ops/message_pairing.h); none
+    // for a generated stream, whose schedules pair by construction.
+    virtual void declare_messages(ops::message_pairing& pairs) const { (void)pairs; }
+    // Where the message entry with `index` (declare_messages) was given: the op's value
+    // `field` ("to", "from", "bytes"), its full key and the op as a message names it.
+    struct message_site {
+        source_loc where;
+        std::string key;
+        std::string what;  // "op 'r1' (recv)"
+    };
+    virtual message_site site_of_message(std::size_t index, const char* field) const;
     // The bytes of address space the block serves at its target sockets (a memory's size), or
     // 0 when it is not a memory.
     virtual std::uint64_t address_space() const { return 0; }
+    // The initiator socket by which the block passes on the memory requests that reach its
+    // target sockets (a PCIe link: "host"), or null when it serves or ends them itself.
+    virtual const char* passes_requests_to() const { return nullptr; }
     // Called once when the run ends, before statistics are written (e.g. to compute a
     // utilisation from busy time and elapsed time).
     virtual void end_of_run() {}

@@ -22,6 +22,14 @@ public:
     // The node ids (their `node_id` params) of the blocks that run ops, sorted, without repeats:
     // the ids a send can reach and a receive can hear from.
     virtual const std::vector<std::uint32_t>& op_node_ids() const = 0;
+
+    // The memory that requests leaving `self` by `socket` land in: the block the socket
+    // reaches, followed through blocks that pass requests on (a PCIe link passes what arrives
+    // from its device to `host`: ip_module::passes_requests_to), up to one that serves
+    // addresses (ip_module::address_space); null when the chain ends elsewhere.  `via` (when
+    // given) gets the blocks passed on the way, "node[0].pcie".
+    const ip_module* memory_behind(const ip_module& self, const std::string& socket,
+                                   std::string* via = nullptr) const;
 };
 
 }  // namespace trainvp

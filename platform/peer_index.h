@@ -16,10 +16,17 @@ namespace trainvp {
 
 class peer_index : public peer_view {
 public:
+    // Throws input_error when two blocks that run ops answer to one node id (at the second's
+    // `node_id`).
     peer_index(const std::map<std::string, ip_module*>& by_path, const platform_desc& desc);
 
     const ip_module* target_of(const ip_module& self, const std::string& socket) const override;
     const std::vector<std::uint32_t>& op_node_ids() const override { return m_node_ids; }
+
+    // The sends and receives of the op lists known before the run (ip_module::
+    // declare_messages) paired across `blocks`: throws input_error at the first receive no
+    // send answers, send no receive takes, or receive whose size is not its message's.
+    static void check_messages(const std::vector<ip_module*>& blocks);
 
 private:
     const std::map<std::string, ip_module*>& m_by_path;

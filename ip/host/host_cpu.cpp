@@ -220,6 +220,8 @@ void host_cpu::accept_workload(const config_node& list, const std::string& key) 
         throw input_error(list.loc(), key, "the ops of " + path() + " are given twice");
     }
     m_given_list = &list;
+    m_written_list = &list;
+    m_written_key = key;
     take_ops(std::make_unique<ops::list_source>(ops::parse_ops(list, key)), list.loc(), key);
     m_given_list = nullptr;
 }
@@ -250,6 +252,13 @@ void host_cpu::note_peer_uses(const std::vector<ops::op>& list, std::size_t i0,
     for (std::size_t k = 0; k < list.size(); ++k) {
         const ops::op& o = list[k];
         const bool peer = o.kind == op_kind::SEND || o.kind == op_kind::RECV;
+        if (peer && m_given_list != nullptr) {
+            given_message m;
+            m.send = o.kind == op_kind::SEND;
+            const auto self = static_cast<std::uint32_t>(m_node_id);
+            m.e = {m.send ? self : o.peer, m.send ? o.peer : self, o.tag, o.bytes, i0 + k, this};
+            m_given_messages.push_back(m);
+        }
         const bool memory = uses_host_memory(o.kind) && o.bytes > 0;
         if (!peer && !memory) continue;
         const std::uint64_t end = o.address + o.bytes;
@@ -289,13 +298,15 @@ void host_cpu::note_peer_uses(const std::vector<ops::op>& list, std::size_t i0,
 
 void host_cpu::validate_peers(const peer_view& peers) const {
     if (m_furthest) {
-        const ip_module* mem_block = peers.target_of(*this, "mem");
+        std::string via;
+        const ip_module* mem_block = peers.memory_behind(*this, "mem", &via);
         const std::uint64_t size = mem_block == nullptr ? 0 : mem_block->address_space();
         if (size > 0 && m_furthest->end > size) {
             throw input_error(m_furthest->where, m_furthest->key,
                               m_furthest->what + " reaches host address " +
                                   hex(m_furthest->end - 1) + ", beyond " + mem_block->path() +
-                                  " (the memory " + path() + ".mem reaches), which holds " +
+                                  " (the memory " + path() + ".mem reaches" +
+                                  (via.empty() ? "" : " through " + via) + "), which holds " +
                                   size_text(size) + ": addresses 0x0.." + hex(size - 1));
         }
     }
@@ -313,6 +324,28 @@ void host_cpu::validate_peers(const peer_view& peers) const {
                               ", but no block that runs ops has that node_id; the nodes are " +
                               list);
     }
+}
+
+void host_cpu::declare_messages(ops::message_pairing& pairs) const {
+    for (const given_message& m : m_given_messages) {
+        if (m.send) {
+            pairs.add_send(m.e);
+        } else {
+            pairs.add_recv(m.e);
+        }
+    }
+}
+
+ip_module::message_site host_cpu::site_of_message(std::size_t index, const char* field) const {
+    const config_node* op = m_written_list != nullptr && index < m_written_list->items().size()
+                                ? &m_written_list->items()[index]
+                                : nullptr;
+    message_site s;
+    s.what = describe(index);
+    s.key = m_written_key + "[" + std::to_string(index) + "]." + field;
+    s.where =
+        field_loc(m_written_list, index, field, op != nullptr ? op->loc() : m_written_list->loc());
+    return s;
 }
 
 void host_cpu::check_units(const std::vector<ops::op>& list, std::size_t i0,

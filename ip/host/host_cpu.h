@@ -81,6 +81,8 @@ public:
     bool has_work() const override { return total_ops() > 0; }
     std::string pending_work() const override;
     void validate_peers(const peer_view& peers) const override;
+    void declare_messages(ops::message_pairing& pairs) const override;
+    message_site site_of_message(std::size_t index, const char* field) const override;
     void end_of_run() override;
     void audit(audit_log& log) const override;
 
@@ -231,6 +233,15 @@ private:
     std::optional<op_use> m_furthest;           // the op reaching furthest into host memory
     std::map<std::uint32_t, op_use> m_peers;    // the first op naming each peer node id
     const config_node* m_given_list = nullptr;  // accept_workload's list, while it is parsed
+    // A written-out list (accept_workload): the list, which the config keeps for the run, and
+    // its sends and receives for declare_messages (entry index: the op's).
+    const config_node* m_written_list = nullptr;
+    std::string m_written_key;  // "workload.ops.node[0].host"
+    struct given_message {
+        bool send = false;
+        ops::message_pairing::entry e;
+    };
+    std::vector<given_message> m_given_messages;
 
     // Functional mode: [m_data_address, + m_data.size()) holds real bytes (slot::sum_source
     // says what a SUM adds); the messages of matched RECVs not applied yet, by op index.

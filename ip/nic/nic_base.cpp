@@ -500,16 +500,16 @@ void nic_base::end_of_run() {
 }
 
 void nic_base::validate_peers(const peer_view& peers) const {
-    const ip_module* link = peers.target_of(*this, "pcie");
-    const ip_module* mem = link == nullptr ? nullptr : peers.target_of(*link, "host");
+    std::string via;
+    const ip_module* mem = peers.memory_behind(*this, "pcie", &via);
     const std::uint64_t space = mem == nullptr ? 0 : mem->address_space();
     const std::uint64_t end = m_rx_buffer.bytes + m_rx_region.bytes;
     if (space == 0 || end <= space) return;
     throw input_error(m_rx_loc, path() + ".rx_buffer",
                       "the receive region [rx_buffer, rx_buffer + rx_region) ends at " +
                           std::to_string(end) + " B, beyond " + mem->path() +
-                          " (the memory behind " + link->path() + "), which holds " +
-                          std::to_string(space) + " B");
+                          " (the memory behind " + via + "), which holds " + std::to_string(space) +
+                          " B");
 }
 
 }  // namespace trainvp::ip

@@ -31,6 +31,7 @@ public:
 
     std::string pending_work() const override;
     void end_of_run() override;
+    const char* passes_requests_to() const override { return "host"; }
 
     // Raw data rate after line encoding, bytes per second: lanes * GT/s * efficiency / 8.
     double effective_raw_rate() const { return m_rate; }

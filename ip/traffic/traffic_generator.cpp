@@ -59,7 +59,8 @@ traffic_generator::traffic_generator(const sc_core::sc_module_name& name, const 
 }
 
 void traffic_generator::validate_peers(const peer_view& peers) const {
-    const ip_module* target = peers.target_of(*this, "out");
+    std::string via;
+    const ip_module* target = peers.memory_behind(*this, "out", &via);
     const std::uint64_t space = target == nullptr ? 0 : target->address_space();
     if (space == 0 || m_messages == 0) return;
     const std::uint64_t size = m_message_size.bytes;
@@ -68,7 +69,8 @@ void traffic_generator::validate_peers(const peer_view& peers) const {
     if (end <= space) return;
     throw input_error(m_address_loc, path() + ".address",
                       "the messages reach address " + std::to_string(end - 1) + ", beyond " +
-                          target->path() + " (the target of " + path() + ".out), which holds " +
+                          target->path() + " (the memory " + path() + ".out reaches" +
+                          (via.empty() ? "" : " through " + via) + "), which holds " +
                           std::to_string(space) + " B (addresses 0.." + std::to_string(space - 1) +
                           ")");
 }

@@ -221,21 +221,29 @@ TEST(cli, an_unwritable_output_folder_is_one_message_and_exit_1) {
 
 TEST(cli, a_failed_run_writes_its_outputs_and_exits_1) {
     auto dir = test::temp_dir("failed_run");
-    // Behind a PCIe link the generator's target is not the memory, so the validation phase does
-    // not see the address beyond it (a generator bound to the memory itself is refused by
-    // `check`: tests/configs/bad/traffic_address_beyond_memory.yaml): the run fails.
-    const std::string cfg = test::write_file(dir / "beyond.yaml",
-                                             "components:\n"
-                                             "  gen: {type: traffic.generator, message_size: 4KiB, "
-                                             "address: 20GiB}\n"
-                                             "  pcie: {type: pcie.link}\n"
-                                             "  mem: {type: memory}\n"
-                                             "connections:\n"
-                                             "  - gen.out -> pcie.dev\n"
-                                             "  - pcie.host -> mem.target\n");
+    // Sends and receives pair up before the run (per node and tag, in list order), but node 0
+    // sends its 1 kB message from the cpu unit after a 1 ms compute and its 2 kB one from the
+    // comm unit at once: the 2 kB message arrives first, and node 1's first receive, of 1 kB,
+    // takes it.  Only the run shows that.
+    const std::string cfg = test::write_file(
+        dir / "reordered.yaml",
+        "include: " +
+            (fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad/includes/two_hosts.yaml").string() +
+            "\n"
+            "workload:\n"
+            "  ops:\n"
+            "    node[0].host:\n"
+            "      - {op: compute, flops: 1e9, name: c}\n"
+            "      - {op: send, to: 1, bytes: 1kB, unit: cpu, after: [c]}\n"
+            "      - {op: send, to: 1, bytes: 2kB, unit: comm}\n"
+            "    node[1].host:\n"
+            "      - {op: recv, from: 0, bytes: 1kB}\n"
+            "      - {op: recv, from: 0, bytes: 2kB}\n");
     auto r = trainvp("run " + cfg + " --quiet --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_EQ(r.err, "trainvp: error: gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE\n");
+    EXPECT_EQ(r.err,
+              "trainvp: error: node[1].host: op [0] (recv) expects 1000 B from node 0 with tag 0, "
+              "but the message has 2000 B\n");
     auto stats = nlohmann::json::parse(test::read_file(dir / "out" / "stats.json"));
     EXPECT_EQ(stats["run"]["status"], "failed");
     EXPECT_EQ(stats["run"]["statistics"].get<std::string>().rfind("incomplete: ", 0), 0u);

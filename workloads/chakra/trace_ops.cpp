@@ -1,14 +1,13 @@
 #include "workloads/chakra/trace_ops.h"
 
 #include <algorithm>
-#include <deque>
 #include <stdexcept>
-#include <tuple>
 #include <unordered_map>
 
 #include "core/error.h"
 #include "workloads/collectives/collective_registry.h"
 #include "workloads/iteration/collective_ops.h"
+#include "workloads/ops/message_pairing.h"
 
 namespace trainvp::chakra {
 
@@ -158,40 +157,47 @@ trace_ops::trace_ops(std::vector<et_trace> traces, std::vector<std::uint32_t> no
     }
 
     // Sends meet receives: per (src, dst, tag), the same sizes in the same order.
-    using channel = std::tuple<int, int, std::uint32_t>;
-    std::map<channel, std::deque<std::pair<const et_trace*, const et_node*>>> sends;
+    std::vector<std::pair<const et_trace*, const et_node*>> sites;
+    ops::message_pairing pairs;
     for (const et_trace& t : m_traces) {
         for (const et_node& n : t.nodes) {
-            if (n.type != node_type::COMM_SEND) continue;
-            sends[{t.rank, static_cast<int>(*n.comm_dst), n.comm_tag}].emplace_back(&t, &n);
+            const bool send = n.type == node_type::COMM_SEND;
+            if (!send && n.type != node_type::COMM_RECV) continue;
+            ops::message_pairing::entry e;
+            e.src = static_cast<std::uint32_t>(send ? t.rank : *n.comm_src);
+            e.dst = static_cast<std::uint32_t>(send ? *n.comm_dst : t.rank);
+            e.tag = n.comm_tag;
+            e.bytes = *n.comm_size;
+            e.index = sites.size();
+            sites.emplace_back(&t, &n);
+            if (send) {
+                pairs.add_send(e);
+            } else {
+                pairs.add_recv(e);
+            }
         }
     }
-    for (const et_trace& t : m_traces) {
-        for (const et_node& n : t.nodes) {
-            if (n.type != node_type::COMM_RECV) continue;
-            auto& q = sends[{static_cast<int>(*n.comm_src), t.rank, n.comm_tag}];
-            if (q.empty()) {
-                fail(t, n, "comm_src",
-                     "no COMM_SEND_NODE on rank " + std::to_string(*n.comm_src) + " to rank " +
-                         std::to_string(t.rank) + " with tag " + std::to_string(n.comm_tag) +
+    if (const auto m = pairs.first_mismatch()) {
+        using problem = ops::message_pairing::problem;
+        const auto [rt, rn] = m->recv ? sites[m->recv->index] : sites[m->send->index];
+        const auto [st, sn] = m->send ? sites[m->send->index] : sites[m->recv->index];
+        switch (m->kind) {
+            case problem::UNANSWERED_RECV:
+                fail(*rt, *rn, "comm_src",
+                     "no COMM_SEND_NODE on rank " + std::to_string(*rn->comm_src) + " to rank " +
+                         std::to_string(rt->rank) + " with tag " + std::to_string(rn->comm_tag) +
                          " is left for this receive");
-            }
-            const et_node& s = *q.front().second;
-            if (*s.comm_size != *n.comm_size) {
-                fail(t, n, "comm_size",
-                     "receives " + size_text(*n.comm_size) + " but its send (" +
-                         q.front().first->file + ", node " + std::to_string(s.id) + ") sends " +
-                         size_text(*s.comm_size));
-            }
-            q.pop_front();
+            case problem::SIZE:
+                fail(*rt, *rn, "comm_size",
+                     "receives " + size_text(*rn->comm_size) + " but its send (" + st->file +
+                         ", node " + std::to_string(sn->id) + ") sends " +
+                         size_text(*sn->comm_size));
+            case problem::UNTAKEN_SEND:
+                fail(*st, *sn, "comm_dst",
+                     "no COMM_RECV_NODE on rank " + std::to_string(m->send->dst) + " from rank " +
+                         std::to_string(m->send->src) + " with tag " +
+                         std::to_string(m->send->tag) + " receives this send");
         }
-    }
-    for (const auto& [c, q] : sends) {
-        if (q.empty()) continue;
-        fail(*q.front().first, *q.front().second, "comm_dst",
-             "no COMM_RECV_NODE on rank " + std::to_string(std::get<1>(c)) + " from rank " +
-                 std::to_string(std::get<0>(c)) + " with tag " + std::to_string(std::get<2>(c)) +
-                 " receives this send");
     }
 }
 

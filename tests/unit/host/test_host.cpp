@@ -319,21 +319,31 @@ TEST(host, recv_matches_by_source_and_tag_in_arrival_order) {
     EXPECT_EQ(r.stat("b", "unexpected"), 1.0);
 }
 
+// Two hosts that each wait for the other's message before sending their own: every send has
+// its receive (the validation phase pairs them), but the lists deadlock, which only the run
+// shows.
+const std::string k_deadlock_a =
+    "      - {op: recv, from: 1, bytes: 1kB, tag: 8, name: ra}\n"
+    "      - {op: send, to: 1, bytes: 1kB, tag: 9}\n";
+const std::string k_deadlock_b =
+    "      - {op: recv, from: 0, bytes: 1kB, tag: 9, name: r}\n"
+    "      - {op: send, to: 0, bytes: 1kB, tag: 8}\n";
+
 TEST(host, recv_that_never_arrives_is_reported_as_a_stall) {
-    auto r = simulate(two_hosts("", "", "      []\n",
-                                "      - {op: recv, from: 0, bytes: 1kB, tag: 9, name: r}\n"));
+    auto r = simulate(two_hosts("", "", k_deadlock_a, k_deadlock_b));
     EXPECT_EQ(r.result.status, run_status::STALLED);
     EXPECT_EQ(r.result.stall_report,
               "stall: no progress since 0 s (for 1 ms, stall_timeout) while blocks hold work:\n"
+              "  a (host.cpu): comm: op 'ra' (recv) waits for its message from node 1 with tag 8 "
+              "(posted at 0 s), 1 more after it\n"
               "  b (host.cpu): comm: op 'r' (recv) waits for its message from node 0 with tag 9 "
-              "(posted at 0 s), 0 more after it");
+              "(posted at 0 s), 1 more after it");
 }
 
 TEST(host, without_the_timeline_a_stall_report_still_names_the_op) {
     // The host then keeps no op names; it asks its op stream for the name it reports.
-    std::string config = two_hosts("", "", "      []\n",
-                                   "      - {op: compute, flops: 1}\n"
-                                   "      - {op: recv, from: 0, bytes: 1kB, tag: 9, name: r}\n");
+    std::string config =
+        two_hosts("", "", k_deadlock_a, "      - {op: compute, flops: 1}\n" + k_deadlock_b);
     const std::string sim = "simulation: {stall_timeout: 1ms}";
     config.replace(config.find(sim), sim.size(),
                    "simulation: {stall_timeout: 1ms, timeline: false}");
@@ -341,8 +351,10 @@ TEST(host, without_the_timeline_a_stall_report_still_names_the_op) {
     EXPECT_EQ(r.result.status, run_status::STALLED);
     EXPECT_EQ(r.result.stall_report,
               "stall: no progress since 1 ps (for 1 ms, stall_timeout) while blocks hold work:\n"
+              "  a (host.cpu): comm: op 'ra' (recv) waits for its message from node 1 with tag 8 "
+              "(posted at 0 s), 1 more after it\n"
               "  b (host.cpu): comm: op 'r' (recv) waits for its message from node 0 with tag 9 "
-              "(posted at 0 s), 0 more after it");
+              "(posted at 0 s), 1 more after it");
 }
 
 // A host with a GPU whose copy engine reaches its own memory `pm`.

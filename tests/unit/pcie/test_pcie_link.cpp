@@ -286,13 +286,30 @@ TEST(pcie_link, max_payload_sets_the_tlp_size) {
 }
 
 // A host-memory error reaches the device as the response of its request.
+TEST(pcie_link, a_device_address_beyond_host_memory_is_refused_before_the_run) {
+    // The validation phase follows the link to the memory behind it (peer_view::memory_behind).
+    EXPECT_EQ(test::elaboration_error(k_gen_link_mem, {"gen.address=2MiB", "mem.size=1MiB"}),
+              "--set gen.address: error: gen.address: the messages reach address 2097215, beyond "
+              "mem (the memory gen.out reaches through link), which holds 1048576 B (addresses "
+              "0..1048575)");
+}
+
 TEST(pcie_link, host_memory_error_is_returned_to_the_device) {
-    auto sim = test::make_sim(k_gen_link_mem, {"gen.address=2MiB", "mem.size=1MiB"});
+    // A DMA whose addresses only the run knows (the test driver's bursts, 0..64 KiB) into a
+    // 16 KiB memory: the memory's address error comes back through the link to the device.
+    auto sim = test::make_sim(R"(
+components:
+  drv:  {type: test.dma_driver, bytes: 64KiB, burst: 1KiB, outstanding: 1, setup: 0ns}
+  link: {type: pcie.link}
+  mem:  {type: memory, size: 16KiB}
+connections: [drv.out -> link.dev, link.host -> mem.target]
+)",
+                              {});
     sim->elaborate();
     const run_result r = sim->run();
     EXPECT_EQ(r.status, run_status::FAILED);
-    EXPECT_NE(r.error.find("gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE"), std::string::npos)
-        << r.error;
+    EXPECT_NE(r.error.find("drv: transfer failed: "), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("TLM_ADDRESS_ERROR_RESPONSE"), std::string::npos) << r.error;
 }
 
 TEST(pcie_link, rejects_a_width_that_is_not_a_pcie_link_width) {
