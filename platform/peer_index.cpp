@@ -23,6 +23,7 @@ peer_index::peer_index(const std::map<std::string, ip_module*>& by_path, const p
         m_node_ids.push_back(*f->node_id);
         // A block without a NIC is reached by no message, whatever its id.
         if (!f->nic) continue;
+        if (f->nic->takes_allreduce_ops()) m_allreduce_node_ids.push_back(*f->node_id);
         const auto [it, fresh] = owner.emplace(*f->node_id, inst.path);
         if (!fresh) {
             source_loc at = inst.loc;
@@ -37,6 +38,7 @@ peer_index::peer_index(const std::map<std::string, ip_module*>& by_path, const p
     }
     std::sort(m_node_ids.begin(), m_node_ids.end());
     m_node_ids.erase(std::unique(m_node_ids.begin(), m_node_ids.end()), m_node_ids.end());
+    std::sort(m_allreduce_node_ids.begin(), m_allreduce_node_ids.end());
 }
 
 namespace {
@@ -47,10 +49,11 @@ std::string count_text(std::size_t n, const char* what) {
 
 }  // namespace
 
-void peer_index::check_messages(const std::vector<ip_module*>& blocks) {
+void peer_index::check_messages(const std::vector<ip_module*>& blocks) const {
     ops::message_pairing pairs;
     for (const ip_module* b : blocks) b->declare_messages(pairs);
-    const std::optional<ops::message_pairing::mismatch> m = pairs.first_mismatch();
+    const std::optional<ops::message_pairing::mismatch> m =
+        pairs.first_mismatch(m_allreduce_node_ids);
     if (!m) return;
     using problem = ops::message_pairing::problem;
     const auto site = [](const ops::message_pairing::entry& e, const char* field) {
@@ -87,6 +90,31 @@ void peer_index::check_messages(const std::vector<ip_module*>& blocks) {
                                   " (" + s.key + "), has " + std::to_string(m->send->bytes) +
                                   " B; a receive takes the sends of its node and tag in order, " +
                                   "and its size must be the message's");
+        }
+        case problem::ALLREDUCE_MISSING: {
+            const ip_module::message_site s = site(*m->send, "tag");
+            throw input_error(s.where, s.key,
+                              s.what + " posts the all-reduce with tag " + std::to_string(e.tag) +
+                                  ", which " + count_text(m->sends, "node") +
+                                  (m->sends == 1 ? " posts" : " post") + " but node " +
+                                  std::to_string(m->missing) +
+                                  "'s ops never do: every node whose NIC runs all-reduces takes "
+                                  "part in each, so the others would wait for ever");
+        }
+        case problem::ALLREDUCE_TWICE:
+        case problem::ALLREDUCE_SIZE: {
+            const bool twice = m->kind == problem::ALLREDUCE_TWICE;
+            const ip_module::message_site r = site(*m->recv, twice ? "tag" : "bytes");
+            const ip_module::message_site s = site(*m->send, twice ? "tag" : "bytes");
+            throw input_error(
+                r.where, r.key,
+                r.what + (twice ? " posts the all-reduce with tag " + std::to_string(e.tag) +
+                                      " a second time on node " + std::to_string(e.src) +
+                                      " (first: " + s.key + "); give each all-reduce its own tag"
+                                : " all-reduces " + std::to_string(m->recv->bytes) +
+                                      " B with tag " + std::to_string(e.tag) + ", but " + s.key +
+                                      " posts it with " + std::to_string(m->send->bytes) +
+                                      " B; every node all-reduces the same size"));
         }
     }
 }

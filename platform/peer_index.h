@@ -26,13 +26,16 @@ public:
     // The sends and receives of the op lists known before the run (ip_module::
     // declare_messages) paired across `blocks`: throws input_error at the first receive no
     // send answers, send no receive takes, or receive whose size is not its message's.
-    static void check_messages(const std::vector<ip_module*>& blocks);
+    // The nodes of an all-reduce handed to the network are the op-running blocks whose NIC
+    // takes allreduce ops: each must post every tag once, with one size.
+    void check_messages(const std::vector<ip_module*>& blocks) const;
 
 private:
     const std::map<std::string, ip_module*>& m_by_path;
     // "node[0].host.mem" -> the block path its connection names ("node[0].mem").
     std::unordered_map<std::string, std::string> m_target_block;
     std::vector<std::uint32_t> m_node_ids;
+    std::vector<std::uint32_t> m_allreduce_node_ids;  // sorted
 };
 
 }  // namespace trainvp

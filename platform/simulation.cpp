@@ -271,7 +271,7 @@ void simulation::elaborate() {
     // `check` accepts fails at run time for a reason the config already showed.
     const peer_index peers(m_by_path, m_desc);
     for (const ip_module* blk : m_blocks) blk->validate_peers(peers);
-    peer_index::check_messages(m_blocks);
+    peers.check_messages(m_blocks);
     m_controller = std::make_unique<controller>("trainvp_controller", *this);
 }
 

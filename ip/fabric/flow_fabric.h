@@ -44,6 +44,7 @@ public:
     bool runs_collective(const std::string& algorithm) const override {
         return algorithm == m_collective;
     }
+    bool takes_allreduce_ops() const override { return true; }
     std::string collective() const { return m_collective; }
 
     std::string pending_work() const override;

@@ -57,6 +57,7 @@ public:
 
     std::string pending_work() const override;
     void end_of_run() override;
+    bool takes_allreduce_ops() const override { return true; }
 
     // Credit frames carry this tag (data frames carry the request's sequence number).
     static constexpr std::uint32_t k_credit_tag = 0xFFFFFFFFu;

@@ -12,6 +12,7 @@
 #include "ip/host/accel_op_ext.h"
 #include "kit/registry.h"
 #include "kit/sim_time.h"
+#include "workloads/drivers/nic_capabilities.h"
 #include "workloads/ops/op_parser.h"
 
 namespace trainvp::ip {
@@ -252,12 +253,22 @@ void host_cpu::note_peer_uses(const std::vector<ops::op>& list, std::size_t i0,
     for (std::size_t k = 0; k < list.size(); ++k) {
         const ops::op& o = list[k];
         const bool peer = o.kind == op_kind::SEND || o.kind == op_kind::RECV;
-        if (peer && m_given_list != nullptr) {
+        const bool allreduce = o.kind == op_kind::ALLREDUCE;
+        if ((peer || allreduce) && m_given_list != nullptr) {
             given_message m;
-            m.send = o.kind == op_kind::SEND;
+            m.kind = o.kind;
             const auto self = static_cast<std::uint32_t>(m_node_id);
-            m.e = {m.send ? self : o.peer, m.send ? o.peer : self, o.tag, o.bytes, i0 + k, this};
+            const bool out = o.kind != op_kind::RECV;
+            m.e = {out ? self : o.peer, out ? o.peer : self, o.tag, o.bytes, i0 + k, this};
             m_given_messages.push_back(m);
+        }
+        if (allreduce && !m_first_allreduce) {
+            const std::string name = o.name.empty() ? m_ops.source().name_of(i0 + k) : o.name;
+            op_use u;
+            u.what = describe_op(name, o.kind, i0 + k);
+            u.key = o.key.empty() ? key : o.key + ".op";
+            u.where = o.key.empty() ? where : field_loc(m_given_list, i0 + k, "op", o.where);
+            m_first_allreduce = u;
         }
         const bool memory = uses_host_memory(o.kind) && o.bytes > 0;
         if (!peer && !memory) continue;
@@ -310,8 +321,31 @@ void host_cpu::validate_peers(const peer_view& peers) const {
                                   size_text(size) + ": addresses 0x0.." + hex(size - 1));
         }
     }
+    if (m_first_allreduce) {
+        const ip_module* nic = peers.target_of(*this, "nic");
+        const auto* caps = dynamic_cast<const nic_capabilities*>(nic);
+        if (caps == nullptr || !caps->takes_allreduce_ops()) {
+            const op_use& u = *m_first_allreduce;
+            throw input_error(u.where, u.key,
+                              u.what + " hands an all-reduce to " +
+                                  (nic == nullptr ? std::string("the NIC")
+                                                  : nic->path() + " (" + nic->type().name + ")") +
+                                  ", which runs none: allreduce ops need a smart NIC "
+                                  "(fpga.allreduce) or a flow-level fabric (fabric.flow) on " +
+                                  path() +
+                                  ".nic; with another NIC write the all-reduce as sends "
+                                  "and receives, or use workload.training");
+        }
+    }
     const std::vector<std::uint32_t>& ids = peers.op_node_ids();
     for (const auto& kv : m_peers) {
+        if (kv.first == m_node_id) {
+            const op_use& u = kv.second;
+            throw input_error(u.where, u.key,
+                              u.what + " names node " + std::to_string(kv.first) + ", " + path() +
+                                  "'s own: a host sends to and receives from other nodes only "
+                                  "(its NIC has no loopback)");
+        }
         if (std::binary_search(ids.begin(), ids.end(), kv.first)) continue;
         std::string list;
         for (std::size_t i = 0; i < ids.size() && i < 16; ++i) {
@@ -328,10 +362,12 @@ void host_cpu::validate_peers(const peer_view& peers) const {
 
 void host_cpu::declare_messages(ops::message_pairing& pairs) const {
     for (const given_message& m : m_given_messages) {
-        if (m.send) {
+        if (m.kind == op_kind::SEND) {
             pairs.add_send(m.e);
-        } else {
+        } else if (m.kind == op_kind::RECV) {
             pairs.add_recv(m.e);
+        } else {
+            pairs.add_allreduce(m.e);
         }
     }
 }

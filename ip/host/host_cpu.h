@@ -232,13 +232,14 @@ private:
     };
     std::optional<op_use> m_furthest;           // the op reaching furthest into host memory
     std::map<std::uint32_t, op_use> m_peers;    // the first op naming each peer node id
+    std::optional<op_use> m_first_allreduce;    // the first allreduce op (it needs its NIC)
     const config_node* m_given_list = nullptr;  // accept_workload's list, while it is parsed
     // A written-out list (accept_workload): the list, which the config keeps for the run, and
     // its sends and receives for declare_messages (entry index: the op's).
     const config_node* m_written_list = nullptr;
     std::string m_written_key;  // "workload.ops.node[0].host"
     struct given_message {
-        bool send = false;
+        op_kind kind = op_kind::SEND;  // SEND, RECV or ALLREDUCE
         ops::message_pairing::entry e;
     };
     std::vector<given_message> m_given_messages;

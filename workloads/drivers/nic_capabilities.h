@@ -35,6 +35,9 @@ public:
         (void)algorithm;
         return false;
     }
+    // Whether a host may hand it an allreduce op (a smart NIC's ring, a flow-level fabric's
+    // collective); every other NIC refuses one.
+    virtual bool takes_allreduce_ops() const { return false; }
 };
 
 }  // namespace trainvp

@@ -31,6 +31,9 @@ struct nic_facts {
     double functional_error_bound(std::uint8_t tos) const {
         return capabilities == nullptr ? 0.0 : capabilities->functional_error_bound(tos);
     }
+    bool takes_allreduce_ops() const {
+        return capabilities != nullptr && capabilities->takes_allreduce_ops();
+    }
     bool runs_collective(const std::string& algorithm) const {
         return capabilities != nullptr && capabilities->runs_collective(algorithm);
     }

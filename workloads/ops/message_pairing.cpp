@@ -6,7 +6,8 @@
 
 namespace trainvp::ops {
 
-std::optional<message_pairing::mismatch> message_pairing::first_mismatch() const {
+std::optional<message_pairing::mismatch> message_pairing::first_mismatch(
+    const std::vector<std::uint32_t>& nodes) const {
     using channel = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
     struct queue {
         std::vector<const entry*> sends;  // in the order added
@@ -45,6 +46,43 @@ std::optional<message_pairing::mismatch> message_pairing::first_mismatch() const
         m.sends = q.sends.size();
         m.recvs = q.recvs;
         return m;
+    }
+    return first_allreduce_mismatch(nodes);
+}
+
+std::optional<message_pairing::mismatch> message_pairing::first_allreduce_mismatch(
+    const std::vector<std::uint32_t>& nodes) const {
+    // Per tag: its first post, and the nodes that posted it.
+    std::map<std::uint32_t, std::pair<const entry*, std::map<std::uint32_t, const entry*>>> tags;
+    for (const entry& a : m_allreduces) {
+        auto& [first, by_node] = tags[a.tag];
+        if (first == nullptr) first = &a;
+        mismatch m;
+        m.send = *first;
+        m.recv = a;
+        if (a.bytes != first->bytes) {
+            m.kind = problem::ALLREDUCE_SIZE;
+            return m;
+        }
+        const auto [it, fresh] = by_node.emplace(a.src, &a);
+        if (!fresh) {
+            m.send = *it->second;
+            m.kind = problem::ALLREDUCE_TWICE;
+            return m;
+        }
+    }
+    for (const entry& a : m_allreduces) {
+        const auto& [first, by_node] = tags[a.tag];
+        if (first != &a) continue;
+        for (std::uint32_t n : nodes) {
+            if (by_node.count(n) != 0) continue;
+            mismatch m;
+            m.kind = problem::ALLREDUCE_MISSING;
+            m.send = a;
+            m.missing = n;
+            m.sends = by_node.size();
+            return m;
+        }
     }
     return std::nullopt;
 }

@@ -31,6 +31,10 @@ public:
         UNANSWERED_RECV,  // `recv` has no send left on its channel
         UNTAKEN_SEND,     // `send` has no receive on its channel
         SIZE,             // `recv` takes `send`, whose size differs
+        // All-reduces handed to the network (allreduce ops; entry.src is the posting node):
+        ALLREDUCE_MISSING,  // `send` (the tag's first post) has no post from node `missing`
+        ALLREDUCE_TWICE,    // `recv` posts the tag of `send` again on the same node
+        ALLREDUCE_SIZE,     // `recv` posts the tag of `send` with another size
     };
     struct mismatch {
         problem kind = problem::SIZE;
@@ -39,19 +43,28 @@ public:
         // On the channel: how many sends and receives it has in all.
         std::size_t sends = 0;
         std::size_t recvs = 0;
+        std::uint32_t missing = 0;  // ALLREDUCE_MISSING
     };
 
     void add_send(const entry& e) { m_sends.push_back(e); }
     void add_recv(const entry& e) { m_recvs.push_back(e); }
-    bool empty() const { return m_sends.empty() && m_recvs.empty(); }
+    // An all-reduce a node hands to the network (an allreduce op): every node of `nodes`
+    // (first_mismatch) must post each tag once, with one size.
+    void add_allreduce(const entry& e) { m_allreduces.push_back(e); }
+    bool empty() const { return m_sends.empty() && m_recvs.empty() && m_allreduces.empty(); }
 
     // The first problem: receives in the order added (an unanswered one or a size), then sends
-    // no receive took, in the order added; none when every message is received.
-    std::optional<mismatch> first_mismatch() const;
+    // no receive took, in the order added, then all-reduces (a tag posted twice by a node or
+    // with another size, in the order added; then a tag some node of `nodes` never posts);
+    // none when every message is received and every all-reduce posted by all.
+    std::optional<mismatch> first_mismatch(const std::vector<std::uint32_t>& nodes = {}) const;
 
 private:
+    std::optional<mismatch> first_allreduce_mismatch(const std::vector<std::uint32_t>& nodes) const;
+
     std::vector<entry> m_sends;
     std::vector<entry> m_recvs;
+    std::vector<entry> m_allreduces;
 };
 
 }  // namespace trainvp::ops

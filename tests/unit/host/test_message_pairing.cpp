@@ -82,4 +82,42 @@ TEST(message_pairing, sizes_are_compared_in_channel_order) {
     EXPECT_EQ(m->send->index, 0u);
 }
 
+TEST(message_pairing, every_node_posts_each_all_reduce_once_with_one_size) {
+    message_pairing clean;
+    for (std::uint32_t n = 0; n < 3; ++n) {
+        clean.add_allreduce(msg(n, 0, 1, 64, n));
+        clean.add_allreduce(msg(n, 0, 2, 32, 10 + n));
+    }
+    EXPECT_FALSE(clean.first_mismatch({0, 1, 2}).has_value());
+
+    message_pairing missing;  // node 2 never posts tag 1
+    missing.add_allreduce(msg(0, 0, 1, 64, 0));
+    missing.add_allreduce(msg(1, 0, 1, 64, 1));
+    auto m = missing.first_mismatch({0, 1, 2});
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->kind, problem::ALLREDUCE_MISSING);
+    EXPECT_EQ(m->send->index, 0u);
+    EXPECT_EQ(m->missing, 2u);
+    EXPECT_EQ(m->sends, 2u);
+    // Without the nodes that take part, nothing is missing.
+    EXPECT_FALSE(missing.first_mismatch().has_value());
+
+    message_pairing twice;
+    twice.add_allreduce(msg(0, 0, 1, 64, 0));
+    twice.add_allreduce(msg(0, 0, 1, 64, 1));
+    m = twice.first_mismatch({0});
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->kind, problem::ALLREDUCE_TWICE);
+    EXPECT_EQ(m->recv->index, 1u);
+    EXPECT_EQ(m->send->index, 0u);
+
+    message_pairing size;
+    size.add_allreduce(msg(0, 0, 1, 64, 0));
+    size.add_allreduce(msg(1, 0, 1, 128, 1));
+    m = size.first_mismatch({0, 1});
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->kind, problem::ALLREDUCE_SIZE);
+    EXPECT_EQ(m->recv->index, 1u);
+}
+
 }  // namespace
