@@ -123,14 +123,16 @@ ethernet_link::ethernet_link(const sc_core::sc_module_name& name, const params& 
         if (m_down[i].to.ps <= m_down[i].from.ps) {
             throw input_error(where("to"), key + ".to",
                               "the link comes up (" + units::format_time(m_down[i].to.seconds()) +
-                                  ") no later than it goes down (from: " + units::format_time(m_down[i].from.seconds()) +
+                                  ") no later than it goes down (from: " +
+                                  units::format_time(m_down[i].from.seconds()) +
                                   "); give to > from");
         }
         if (i > 0 && m_down[i].from.ps < m_down[i - 1].to.ps) {
             throw input_error(where("from"), key + ".from",
-                              "this interval starts (" + units::format_time(m_down[i].from.seconds()) +
-                                  ") before the one before it ends (down[" +
-                                  std::to_string(i - 1) + "].to: " + units::format_time(m_down[i - 1].to.seconds()) +
+                              "this interval starts (" +
+                                  units::format_time(m_down[i].from.seconds()) +
+                                  ") before the one before it ends (down[" + std::to_string(i - 1) +
+                                  "].to: " + units::format_time(m_down[i - 1].to.seconds()) +
                                   "); give the intervals in increasing order, not overlapping");
         }
     }
@@ -275,7 +277,7 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
 }
 
 const ethernet_link::down_interval* ethernet_link::down_during(const sc_core::sc_time& start,
-                                                                const sc_core::sc_time& end) const {
+                                                               const sc_core::sc_time& end) const {
     const std::uint64_t a = start.value(), b = end.value();
     for (const down_interval& d : m_down) {
         if (d.from.ps >= b) break;  // in increasing order: none later overlaps

@@ -117,9 +117,8 @@ void accel_gpu::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
                   : start + ps_time(m_launch.ps) + ps_time(rate.time_for(ext->flops).ps) +
                         ps_time(memory.transfer_time(ext->bytes).ps);
         if (m_slowdown != 1.0) {
-            end = start + ps_time(static_cast<std::uint64_t>(
-                              std::llround(static_cast<double>((end - start).value()) *
-                                           m_slowdown)));
+            end = start + ps_time(static_cast<std::uint64_t>(std::llround(
+                              static_cast<double>((end - start).value()) * m_slowdown)));
         }
         m_compute_until = end;
         ++m_kernels;

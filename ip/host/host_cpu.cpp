@@ -717,8 +717,8 @@ void host_cpu::finish_when_done() {
 
 sc_time host_cpu::slowed(const sc_time& t) const {
     if (m_slowdown == 1.0) return t;
-    return ps_time(static_cast<std::uint64_t>(
-        std::llround(static_cast<double>(t.value()) * m_slowdown)));
+    return ps_time(
+        static_cast<std::uint64_t>(std::llround(static_cast<double>(t.value()) * m_slowdown)));
 }
 
 sc_time host_cpu::compute_time(double flops, op_unit u) const {

@@ -204,8 +204,8 @@ void nic_base::begin_message() {
     // by frame, as its frames' contents are processed one by one.
     // With faults declared on a link, frame by frame: each frame meets them on its own
     // (ip/ethernet/README.md, "Faults").
-    r.trains = m_message_level && !d.data && sends_trains() &&
-               !ethernet_link::faults_declared(ctx());
+    r.trains =
+        m_message_level && !d.data && sends_trains() && !ethernet_link::faults_declared(ctx());
     r.lost.clear();
     r.resend = false;
     if (!r.trains) {
@@ -343,8 +343,8 @@ void nic_base::prepare_resend() {
     const sc_time processed = tx_process(f);
     f.ext.wire = static_cast<std::uint32_t>(frame_wire(f.ext.payload));
     // At the engine's own rate: no pacing by the host's software, which does not copy again.
-    const sc_time stream = ps_time(
-        units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(f.ext.wire).ps);
+    const sc_time stream =
+        ps_time(units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(f.ext.wire).ps);
     r.eng = m_tx_engine.reserve(std::max(processed, r.link_free), stream);
     f.ext.first_bit_ps = r.eng.start.value();
     f.ext.last_bit_ps = r.eng.end.value();

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -25,7 +26,8 @@ nlohmann::json run(const std::string& name, const std::string& yaml,
                    const std::string& extra = "") {
     auto dir = test::temp_dir("faults_" + name);
     const std::string cfg = test::write_file(dir / "c.yaml", yaml);
-    auto r = trainvp("run " + cfg + " --quiet --force --out " + (dir / "out").string() + " " + extra);
+    auto r =
+        trainvp("run " + cfg + " --quiet --force --out " + (dir / "out").string() + " " + extra);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return nlohmann::json::parse(test::read_file(dir / "out" / "stats.json"));
 }
@@ -44,9 +46,11 @@ components:
   node:
     template: cluster_node
     count: 2
-    nic: {rto: )" + rto + R"(}
+    nic: {rto: )" +
+           rto + R"(}
     override:
-      0: {link: {)" + link0 + R"(}}
+      0: {link: {)" +
+           link0 + R"(}}
   switch: {type: ethernet.switch, ports: 2}
 connections:
   - node[*].link.b_out -> switch.rx[*]
@@ -54,9 +58,11 @@ connections:
 workload:
   ops:
     node[0].host:
-      - {op: send, to: 1, bytes: )" + bytes + R"(, tag: 1}
+      - {op: send, to: 1, bytes: )" +
+           bytes + R"(, tag: 1}
     node[1].host:
-      - {op: recv, from: 0, bytes: )" + bytes + R"(, tag: 1}
+      - {op: recv, from: 0, bytes: )" +
+           bytes + R"(, tag: 1}
 )";
 }
 
@@ -91,6 +97,8 @@ TEST(faults, a_link_down_moves_completion_by_rto_and_the_resend_path) {
 
     const auto once = run("down_once", two_nodes("1000B", "down: [{from: 0ns, to: 20us}]", "50us"));
     // Exact to the picosecond: the resend's path is the original's, shifted.
+    std::printf("fault-free %.3f ns, NIC frame path %.3f ns, down once %.3f ns (expected %.3f)\n",
+                t0, path, done_ns(once), t0 + 50000.0 + path);
     EXPECT_NEAR(done_ns(once), t0 + 50000.0 + path, 1e-3);
     EXPECT_EQ(stat(once, "node[0].link", "frames_down"), 1);
     EXPECT_EQ(stat(once, "node[0].link", "frames_dropped_ab"), 1);
@@ -102,6 +110,8 @@ TEST(faults, a_link_down_moves_completion_by_rto_and_the_resend_path) {
 
     const auto twice =
         run("down_twice", two_nodes("1000B", "down: [{from: 0ns, to: 100us}]", "50us"));
+    std::printf("down twice: %.3f ns (expected %.3f)\n", done_ns(twice),
+                t0 + 3 * 50000.0 + 2 * path);
     EXPECT_NEAR(done_ns(twice), t0 + 3 * 50000.0 + 2 * path, 1e-3);
     EXPECT_EQ(stat(twice, "node[0].link", "frames_down"), 2);
     EXPECT_EQ(stat(twice, "node[0].nic", "tx_retransmits"), 2);
@@ -147,6 +157,10 @@ TEST(faults, a_frame_error_rate_drops_the_streams_hits_and_resends_each_after_rt
     EXPECT_EQ(fer["run"]["audit_violations"], 0);
     const double path = stat(base, "node[0].nic", "message_latency") - (m - 1) * ser;
     const double expected = done_ns(base) + rto + path - (m - 1 - last) * ser;
+    std::printf(
+        "seed %llu: %d hits, last frame hit %d; fault-free %.3f ns, with errors %.3f ns "
+        "(expected %.3f)\n",
+        static_cast<unsigned long long>(seed), hits, last, done_ns(base), done_ns(fer), expected);
     // 1 ps: times are integer picoseconds; ser is 1230.4 ns exactly.
     EXPECT_NEAR(done_ns(fer), expected, 1e-3)
         << "seed " << seed << ", " << hits << " hits, last " << last;
@@ -163,9 +177,9 @@ TEST(faults, frame_errors_over_many_frames_are_binomial) {
     const std::string bytes = std::to_string(m * 1460) + "B";
     std::vector<double> counts;
     for (const char* seed : {"1", "2"}) {
-        const auto j = run(std::string("fer_many_") + seed,
-                           two_nodes(bytes, "frame_error_rate: 0.01", "1ms"),
-                           std::string("--set simulation.seed=") + seed);
+        const auto j =
+            run(std::string("fer_many_") + seed, two_nodes(bytes, "frame_error_rate: 0.01", "1ms"),
+                std::string("--set simulation.seed=") + seed);
         const double corrupted = stat(j, "node[0].link", "frames_corrupted");
         const double draws = stat(j, "node[0].link", "frames_ab") + corrupted;
         EXPECT_EQ(stat(j, "node[0].link", "frames_ab"), m);
@@ -176,6 +190,8 @@ TEST(faults, frame_errors_over_many_frames_are_binomial) {
         EXPECT_EQ(corrupted, replay);
         EXPECT_EQ(stat(j, "node[0].nic", "tx_retransmits"), corrupted);
         EXPECT_EQ(j["run"]["audit_violations"], 0);
+        std::printf("seed %s: %.0f draws, %.0f corrupted (mean %.1f, 4 sigma %.1f)\n", seed, draws,
+                    corrupted, p * draws, 4 * std::sqrt(draws * p * (1 - p)));
         counts.push_back(corrupted);
     }
     EXPECT_NE(counts[0], counts[1]);
@@ -195,7 +211,8 @@ components:
     template: cluster_node
     count: 4
     override:
-      2: {host: {slowdown: )" + slowdown + R"(}}
+      2: {host: {slowdown: )" +
+           slowdown + R"(}}
   switch: {type: ethernet.switch, ports: 4, overflow: pause}
 connections:
   - node[*].link.b_out -> switch.rx[*]
@@ -221,8 +238,17 @@ TEST(faults, a_straggler_delays_the_ring_iteration_by_its_extra_compute) {
         std::snprintf(text, sizeof text, "%g", f);
         const auto j = run(std::string("ring_") + text, ring(text));
         const double dt = stat(j, "iteration", "time") - t1;
-        // Tolerance 1 us: TOL_STRAGGLER below.
-        EXPECT_NEAR(dt, (f - 1) * 1.5e6, 1e3) << "slowdown " << f;
+        std::printf(
+            "slowdown %g: iteration %.3f ns, fault-free %.3f ns, shift %.3f ns (closed "
+            "form %.0f)\n",
+            f, stat(j, "iteration", "time"), t1, dt, (f - 1) * 1.5e6);
+        // Tolerance 5 us (under 1.4 % of the smaller shift): the ring's first step is not
+        // quite shifted whole -- the others' first messages to the straggler were posted
+        // (their eager data or rendezvous request already in) before it enters the ring, so
+        // its first step waits on its own receive and send, not on its predecessor's transfer.
+        // Measured: +2.08 us at f = 1.25, +1.61 us at f = 2 over (f - 1) x 1.5 ms.
+        EXPECT_NEAR(dt, (f - 1) * 1.5e6, 5e3) << "slowdown " << f;
+        EXPECT_GE(dt, (f - 1) * 1.5e6) << "the others cannot gain on a straggler";
         EXPECT_EQ(j["run"]["audit_violations"], 0);
     }
 }
