@@ -166,6 +166,84 @@ TEST(faults, a_frame_error_rate_drops_the_streams_hits_and_resends_each_after_rt
         << "seed " << seed << ", " << hits << " hits, last " << last;
 }
 
+// At message granularity a run with a faulty link is sent frame by frame by the NICs
+// (ip/ethernet/README.md, "Faults"): the same frames meet the same faults and draws, so the run
+// is the packet-level one to the picosecond.
+TEST(faults, message_granularity_gives_the_packet_level_run) {
+    const std::string cfg =
+        two_nodes(std::to_string(200 * 1460) + "B",
+                  "frame_error_rate: 0.02, down: [{from: 100us, to: 120us}]", "100us");
+    const auto packet = run("grain_packet", cfg);
+    const auto message = run("grain_message", cfg, "--set simulation.granularity=message");
+    EXPECT_GT(stat(packet, "node[0].nic", "tx_retransmits"), 0);
+    for (const char* s : {"frames_corrupted", "frames_down", "frames_ab"})
+        EXPECT_EQ(stat(message, "node[0].link", s), stat(packet, "node[0].link", s)) << s;
+    EXPECT_EQ(stat(message, "node[0].nic", "tx_retransmits"),
+              stat(packet, "node[0].nic", "tx_retransmits"));
+    EXPECT_EQ(done_ns(message), done_ns(packet));
+    EXPECT_EQ(message["run"]["audit_violations"], 0);
+}
+
+// A switch queue that overflows (overflow: drop) loses frames too; the NICs resend them, so an
+// incast that used to stall completes, every frame the switch dropped counted as lost and
+// resent by its sender.
+TEST(faults, frames_a_switch_drops_are_resent) {
+    const std::string bytes = std::to_string(100 * 1460) + "B";
+    const std::string cfg = "include: " + std::string(TRAINVP_SOURCE_DIR) +
+                            R"(/configs/examples/cluster_node.yaml
+simulation: {stall_timeout: 1s}
+components:
+  node: {template: cluster_node, count: 3, nic: {rto: 100us}}
+  switch: {type: ethernet.switch, ports: 3, queue: 8KiB, overflow: drop}
+connections:
+  - node[*].link.b_out -> switch.rx[*]
+  - switch.tx[*] -> node[*].link.b_in
+workload:
+  ops:
+    node[0].host: [{op: send, to: 2, bytes: )" +
+                            bytes + R"(, tag: 1}]
+    node[1].host: [{op: send, to: 2, bytes: )" +
+                            bytes + R"(, tag: 2}]
+    node[2].host:
+      - {op: recv, from: 0, bytes: )" +
+                            bytes + R"(, tag: 1}
+      - {op: recv, from: 1, bytes: )" +
+                            bytes + R"(, tag: 2}
+)";
+    const auto j = run("switch_drop", cfg);
+    const double dropped = stat(j, "switch", "frames_dropped[2]");
+    EXPECT_GT(dropped, 0);
+    EXPECT_EQ(stat(j, "node[0].nic", "tx_frames_lost") + stat(j, "node[1].nic", "tx_frames_lost"),
+              dropped);
+    EXPECT_EQ(stat(j, "node[0].nic", "tx_retransmits") + stat(j, "node[1].nic", "tx_retransmits"),
+              dropped);
+    EXPECT_EQ(stat(j, "node[2].nic", "rx_messages"), 2);
+    EXPECT_EQ(j["run"]["audit_violations"], 0);
+    std::printf(
+        "incast with drops: %.0f frames dropped by the switch, all resent; done at %.3f "
+        "ns\n",
+        dropped, stat(j, "node[2].host", "completion_time"));
+}
+
+// accel.gpu's slowdown: every kernel takes f x its time, so the GPU's compute busy time of
+// configs/examples/host_gpu.yaml doubles at f = 2 (to 1 ps per kernel: times are integer
+// picoseconds, each kernel's rounded once).
+TEST(faults, a_gpu_slowdown_multiplies_every_kernel) {
+    auto dir = test::temp_dir("faults_gpu");
+    double busy[2] = {0, 0}, kernels = 0;
+    int i = 0;
+    for (const char* f : {"1", "2"}) {
+        const std::string out = (dir / f).string();
+        auto r = trainvp("run configs/examples/host_gpu.yaml --quiet --force --out " + out +
+                         " --set gpu.slowdown=" + f);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const auto j = nlohmann::json::parse(test::read_file(dir / f / "stats.json"));
+        busy[i++] = stat(j, "gpu", "compute_busy");
+        kernels = stat(j, "gpu", "kernels");
+    }
+    EXPECT_NEAR(busy[1], 2 * busy[0], kernels * 1e-3);
+}
+
 // The expected value: over M = 20000 frames at p = 0.01 the hits are Binomial(D, p) for the D
 // draws the link made (a frame carried or corrupted; resends draw too), mean 200, standard
 // deviation sqrt(D p (1 - p)) ~ 14.1.  Tolerance 4 sigma: a correct stream fails it with
