@@ -18,9 +18,11 @@ const sim_context* g_faulty = nullptr;
 }  // namespace
 
 void ethernet_link::down_interval::declare(param_list<down_interval>& d) {
-    d.required("from", &down_interval::from, "When the link goes down (simulated time)");
+    d.required("from", &down_interval::from, "When the link goes down (simulated time)")
+        .range("0s", "100000s");
     d.required("to", &down_interval::to,
-               "When it is up again (exclusive: a frame starting at `to` is carried)");
+               "When it is up again (exclusive: a frame starting at `to` is carried)")
+        .range("0s", "100000s");
 }
 
 bool ethernet_link::faults_declared(const sim_context& c) { return g_faulty == &c; }
