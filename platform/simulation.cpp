@@ -896,6 +896,33 @@ run_summary simulation::make_summary(const run_result& r) const {
             if (d.kind == stat_kind::DISTRIBUTION) x = static_cast<const distribution*>(v)->mean();
             s.stats.push_back({b.type().name, b.path(), name, d.unit, x});
         });
+    // Faults as inputs (ip/ethernet/README.md, "Faults"): one note with their totals, only
+    // when a fault happened (fault-free summaries are unchanged).
+    {
+        double down_ns = 0, down = 0, corrupted = 0, lost = 0, resent = 0;
+        visit_stats(
+            [&](const ip_module& b, const stat_decl& d, const std::string& name, const void* v) {
+                (void)b;
+                const auto value = [&] {
+                    if (d.kind == stat_kind::COUNTER)
+                        return static_cast<double>(static_cast<const counter*>(v)->value());
+                    if (d.kind == stat_kind::SCALAR) return static_cast<const scalar*>(v)->value();
+                    return 0.0;
+                };
+                if (name == "down_time") down_ns += value();
+                if (name == "frames_down") down += value();
+                if (name == "frames_corrupted") corrupted += value();
+                if (name == "tx_frames_lost") lost += value();
+                if (name == "tx_retransmits") resent += value();
+            });
+        if (down_ns > 0 || down > 0 || corrupted > 0 || lost > 0 || resent > 0) {
+            const auto n = [](double x) { return std::to_string(static_cast<long long>(x)); };
+            s.notes.push_back(
+                "faults: links down " + run_summary::format_value(down_ns * 1e-9, "s", "") +
+                " in all; frames dropped by links: " + n(down) + " while down, " + n(corrupted) +
+                " corrupted; frames the NICs lost: " + n(lost) + ", resent: " + n(resent));
+        }
+    }
     s.audited = r.audited;
     s.audit_checks = r.audit_checks;
     s.audit_broken = r.audit_violations.size();

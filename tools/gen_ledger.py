@@ -151,8 +151,10 @@ LEDGER = {
         ("nic.inceptionn", "error_bound"): (INPUT, "§VIII: 2^-10 (Table III's rows at 2^-10)"),
         ("ethernet.switch", "forwarding"): (ASSUMED, "store and forward, as a NETGEAR ProSafe "
                                                      "10 GbE switch (§VII-C) does"),
-        ("ethernet.switch", "overflow"): (ASSUMED, "pause (lossless): TCP's retransmissions "
-                                                   "are not modelled"),
+        ("ethernet.switch", "overflow"): (ASSUMED, "pause (lossless): the cluster's losses "
+                                                   "are not reported; with drop a lost frame "
+                                                   "would cost the NIC's rto (TCP's timer, "
+                                                   "ip/nic/README.md)"),
         ("workload.training", "model"): (INPUT, "§VII-A, Table I: the four models"),
         ("workload.training", "model_parameters.fc_layers"): (ASSUMED, "HDC with 3 weight "
                                                                        "layers: the paper's "

@@ -1,12 +1,31 @@
 #include "ip/ethernet/ethernet_link.h"
 
+#include <algorithm>
+
+#include "core/units.h"
 #include "ip/ethernet/packet_ext.h"
 #include "kit/registry.h"
 #include "kit/sim_time.h"
 
 namespace trainvp::ip {
 
-namespace {}  // namespace
+namespace {
+
+// The simulation whose links declare faults (one simulation per process: SystemC elaborates
+// once; a later context at the same address only costs speed, as NICs send frame by frame).
+const sim_context* g_faulty = nullptr;
+
+}  // namespace
+
+void ethernet_link::down_interval::declare(param_list<down_interval>& d) {
+    d.required("from", &down_interval::from, "When the link goes down (simulated time)")
+        .range("0s", "100000s");
+    d.required("to", &down_interval::to,
+               "When it is up again (exclusive: a frame starting at `to` is carried)")
+        .range("0s", "100000s");
+}
+
+bool ethernet_link::faults_declared(const sim_context& c) { return g_faulty == &c; }
 
 void ethernet_link::declare(type_decl<ethernet_link>& d) {
     d.describe(
@@ -27,6 +46,24 @@ void ethernet_link::declare(type_decl<ethernet_link>& d) {
             "velocity of ~0.67c in fibre or twinax; IEEE 802.3 caps a 100 m twisted-pair "
             "segment at 570 ns, 5.7 ns/m)")
         .range("0ns", "1ms");
+    d.group_list("down", &ethernet_link::m_down,
+                 "Fault: intervals [from, to) during which the link is down in both directions "
+                 "(a cable pulled, a port flapping), in increasing order and not overlapping, "
+                 "e.g. [{from: 2ms, to: 3ms}]. A frame whose serialisation would overlap one is "
+                 "lost: one that would start inside it is discarded by the sender's MAC without "
+                 "taking the wire (Linux replaces the qdisc of a device without carrier by "
+                 "noop_qdisc, which drops: net/sched/sch_generic.c dev_deactivate), one cut by "
+                 "it took the wire until `from`. Counted in frames_dropped_*; a NIC resends it "
+                 "(nic.* `rto`). Default: never down",
+                 down_interval::declare);
+    d.param("frame_error_rate", &ethernet_link::m_frame_error_rate, "0",
+            "Fault: probability that a frame is corrupted on the wire, drawn per frame from the "
+            "run's seeded random stream for this link (simulation.seed; no draw when 0). A "
+            "corrupted frame takes the wire and is dropped by the receiving MAC (FCS check, "
+            "IEEE 802.3 clause 3.2.9); counted in frames_corrupted and frames_dropped_*. A "
+            "NIC resends it (nic.* `rto`). For a bit error rate b and w wire bytes, "
+            "1 - (1 - b)^(8w)")
+        .range("0", "1");
     d.target("a_in", &ethernet_link::a_in, "eth", "Frames from side A, sent towards B").line_rate =
         "rate";
     d.initiator("b_out", &ethernet_link::b_out, "eth", "Frames delivered to side B").line_rate =
@@ -54,6 +91,21 @@ void ethernet_link::declare(type_decl<ethernet_link>& d) {
            "Per frame A->B: time from its first bit being ready to its serialisation start "
            "(after a switch, the time it waited in the switch's output queue)");
     d.stat("wait_ba", &ethernet_link::m_wait_ba, "ns", "Per frame B->A: as wait_ab");
+    d.stat("frames_dropped_ab", &ethernet_link::m_frames_dropped_ab, "1",
+           "Fault: frames A->B not delivered (the link was down, or the frame was corrupted)");
+    d.stat("frames_dropped_ba", &ethernet_link::m_frames_dropped_ba, "1",
+           "Fault: frames B->A not delivered");
+    d.stat("bytes_dropped_ab", &ethernet_link::m_bytes_dropped_ab, "B",
+           "Fault: wire bytes A->B not delivered (audit: bytes in = carried + dropped)");
+    d.stat("bytes_dropped_ba", &ethernet_link::m_bytes_dropped_ba, "B",
+           "Fault: wire bytes B->A not delivered");
+    d.stat("frames_corrupted", &ethernet_link::m_frames_corrupted, "1",
+           "Fault: frames (both directions) dropped by the receiver's FCS check "
+           "(frame_error_rate)");
+    d.stat("frames_down", &ethernet_link::m_frames_down, "1",
+           "Fault: frames (both directions) lost because the link was down");
+    d.stat("down_time", &ethernet_link::m_down_time, "ns",
+           "Fault: time the link was down within the run (the `down` intervals up to its end)");
     d.signal("busy_ab", &ethernet_link::m_busy_flag_ab, "1 while A->B serialises a frame");
     d.signal("busy_ba", &ethernet_link::m_busy_flag_ba, "1 while B->A serialises a frame");
 }
@@ -61,7 +113,38 @@ void ethernet_link::declare(type_decl<ethernet_link>& d) {
 ethernet_link::ethernet_link(const sc_core::sc_module_name& name, const params& p)
     : ip_module(name, p) {
     p.apply(*this);
+    // The down intervals: each from < to, in increasing order, not overlapping.
+    const config_node* down = p.find("down");
+    for (std::size_t i = 0; i < m_down.size(); ++i) {
+        const config_node& item = down->items()[i];
+        const auto where = [&](const char* key) {
+            const config_node* v = item.find(key);
+            return v != nullptr ? v->loc() : item.loc();
+        };
+        const std::string key = path() + ".down[" + std::to_string(i) + "]";
+        if (m_down[i].to.ps <= m_down[i].from.ps) {
+            throw input_error(where("to"), key + ".to",
+                              "the link comes up (" + units::format_time(m_down[i].to.seconds()) +
+                                  ") no later than it goes down (from: " +
+                                  units::format_time(m_down[i].from.seconds()) +
+                                  "); give to > from");
+        }
+        if (i > 0 && m_down[i].from.ps < m_down[i - 1].to.ps) {
+            throw input_error(where("from"), key + ".from",
+                              "this interval starts (" +
+                                  units::format_time(m_down[i].from.seconds()) +
+                                  ") before the one before it ends (down[" + std::to_string(i - 1) +
+                                  "].to: " + units::format_time(m_down[i - 1].to.seconds()) +
+                                  "); give the intervals in increasing order, not overlapping");
+        }
+    }
+    if (m_frame_error_rate > 0.0) m_rng = ctx().rng_for(path());
+    if (!m_down.empty() || m_frame_error_rate > 0.0) g_faulty = &ctx();
     m_dir[0].name = "A->B";
+    m_dir[0].frames_dropped = &m_frames_dropped_ab;
+    m_dir[0].bytes_dropped = &m_bytes_dropped_ab;
+    m_dir[1].frames_dropped = &m_frames_dropped_ba;
+    m_dir[1].bytes_dropped = &m_bytes_dropped_ba;
     m_dir[0].frames = &m_frames_ab;
     m_dir[0].bytes = &m_bytes_ab;
     m_dir[0].busy_ns = &m_busy_ab;
@@ -105,8 +188,52 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
     const sc_core::sc_time tail_ready = std::max(ps_time(ext->last_bit_ps), ready);
     const sc_core::sc_time ser = ps_time(m_rate.transfer_time(ext->wire).ps);
 
+    if (!m_down.empty()) {
+        // Down (README, "Faults"): a frame that would start inside an interval is discarded
+        // by the sender's MAC without taking the wire; one the interval cuts took it until
+        // the link went down.  Either way the far side never sees it.
+        const sc_core::sc_time start = std::max(ready, dir.wire.busy_until());
+        const sc_core::sc_time finish = std::max(start + ser, tail_ready);
+        if (const down_interval* d = down_during(start, finish)) {
+            const sc_core::sc_time from = ps_time(d->from.ps);
+            sc_core::sc_time free = ready;
+            if (from > start) {
+                const timed_resource::slot cut = dir.wire.reserve(ready, from - start);
+                dir.busy_ns->add(ns(cut.end - cut.start));
+                dir.busy->busy(cut.start, cut.end);
+                free = cut.end;
+            }
+            m_frames_down += ext->train;
+            // It left a switch's output queue when the MAC took (and discarded) it.
+            ext->tx_start_ps = start.value();
+            drop(dir, *ext);
+            delay = free > now ? free - now : sc_core::SC_ZERO_TIME;
+            trans.set_response_status(tlm::TLM_OK_RESPONSE);
+            progress_until(free);
+            return;
+        }
+    }
     const timed_resource::slot s = dir.wire.reserve(ready, ser);
     sc_core::sc_time end = std::max(s.end, tail_ready);
+    if (m_frame_error_rate > 0.0) {
+        // One draw per frame, all of them drawn (a train is lost whole if any is hit).
+        bool hit = false;
+        for (std::uint32_t k = 0; k < ext->train; ++k) hit = corrupted() || hit;
+        if (hit) {
+            // The frame took the wire; the receiving MAC drops it on its FCS.
+            dir.wire.block_until(end);
+            dir.busy_ns->add(ns(ser));
+            dir.wait_ns->sample(ns(s.start - ready));
+            dir.busy->busy(s.start, s.start + ser);
+            m_frames_corrupted += ext->train;
+            ext->tx_start_ps = s.start.value();
+            drop(dir, *ext);
+            delay = end - now;
+            trans.set_response_status(tlm::TLM_OK_RESPONSE);
+            progress_until(end);
+            return;
+        }
+    }
     if (ext->train > 1) {
         // A message-level train (README, "Message granularity"): its head frame is through
         // after one frame's serialisation (or when the upstream has it); a stored tail frame
@@ -151,6 +278,30 @@ void ethernet_link::transport(direction& dir, tlm::tlm_fw_transport_if<>& out,
     progress_until(dir.last_delivery);
 }
 
+const ethernet_link::down_interval* ethernet_link::down_during(const sc_core::sc_time& start,
+                                                               const sc_core::sc_time& end) const {
+    const std::uint64_t a = start.value(), b = end.value();
+    for (const down_interval& d : m_down) {
+        if (d.from.ps >= b) break;  // in increasing order: none later overlaps
+        if (a < d.to.ps) return &d;
+    }
+    return nullptr;
+}
+
+bool ethernet_link::corrupted() {
+    // 53 random bits as a double in [0, 1): the same on every compiler and library (a
+    // std::uniform_real_distribution is not).
+    const double u = static_cast<double>(m_rng() >> 11) * 0x1.0p-53;
+    return u < m_frame_error_rate;
+}
+
+void ethernet_link::drop(direction& dir, packet_ext& ext) {
+    dir.flow.drop(ext.wire);
+    *dir.frames_dropped += ext.train;
+    *dir.bytes_dropped += ext.wire;
+    ext.dropped = true;
+}
+
 void ethernet_link::audit(audit_log& log) const {
     for (const direction& d : m_dir) d.flow.audit(log, path(), d.name);
 }
@@ -169,6 +320,12 @@ std::string ethernet_link::pending_work() const {
 
 void ethernet_link::end_of_run() {
     const double t = ns(sim_now());
+    double down = 0.0;
+    for (const down_interval& d : m_down) {
+        const std::uint64_t to = std::min<std::uint64_t>(d.to.ps, sim_now().value());
+        if (to > d.from.ps) down += static_cast<double>(to - d.from.ps) * 1e-3;
+    }
+    m_down_time.set(down);
     for (direction& d : m_dir) {
         d.utilisation->set(
             resource_usage::busy_fraction(d.busy_ns->value(), ns(d.wire.busy_until()), t));

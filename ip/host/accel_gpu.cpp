@@ -1,6 +1,7 @@
 #include "ip/host/accel_gpu.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "ip/host/accel_op_ext.h"
 #include "kit/registry.h"
@@ -30,6 +31,11 @@ void accel_gpu::declare(type_decl<accel_gpu>& d) {
             "Platform percent of peak (paleo.md §3.3: close to 100% for cuDNN-class libraries, "
             "50% or less for frameworks with more overhead); fit it to a measured kernel time")
         .range("0.1%", "100%");
+    d.param("slowdown", &accel_gpu::m_slowdown, "1",
+            "Fault: a straggler GPU (thermal or power throttling, a noisy neighbour): every "
+            "kernel takes slowdown x its time (launch, compute and memory, or its measured "
+            "duration). 1 = a healthy GPU")
+        .range("1", "1000");
     d.param("memory_bandwidth", &accel_gpu::m_memory_bandwidth, "547.7GB/s",
             "GPU-memory bandwidth for a kernel's traffic. Default: Titan Xp, NVIDIA's "
             "specification: 11.4 Gb/s GDDR5X x 384-bit bus = 547.7 GB/s")
@@ -110,6 +116,10 @@ void accel_gpu::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
                   ? start + ps_time(ext->duration_ps)
                   : start + ps_time(m_launch.ps) + ps_time(rate.time_for(ext->flops).ps) +
                         ps_time(memory.transfer_time(ext->bytes).ps);
+        if (m_slowdown != 1.0) {
+            end = start + ps_time(static_cast<std::uint64_t>(std::llround(
+                              static_cast<double>((end - start).value()) * m_slowdown)));
+        }
         m_compute_until = end;
         ++m_kernels;
         m_flops.add(ext->flops);

@@ -30,6 +30,7 @@ private:
 
     units::compute_rate m_peak;
     double m_efficiency = 1.0;
+    double m_slowdown = 1.0;  // a straggler: kernels take slowdown x their time
     units::bandwidth m_memory_bandwidth;
     double m_memory_efficiency = 1.0;
     units::duration m_launch;

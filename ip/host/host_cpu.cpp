@@ -90,6 +90,12 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
             "Platform percent of peak (paleo.md §3.3): the fraction of peak the software "
             "reaches; fit it to a measured compute time")
         .range("0.1%", "100%");
+    d.param("slowdown", &host_cpu::m_slowdown, "1",
+            "Fault: a straggler node (thermal or power throttling, a noisy neighbour): its "
+            "compute ops' compute time (flops / (peak x efficiency)) and its measured passes "
+            "(delay ops on the cpu and gpu units run here) take slowdown x their time; sums, "
+            "updates, memory traffic and communication are not slowed. 1 = a healthy node")
+        .range("1", "1000");
     d.param("cores", &host_cpu::m_cores, "28",
             "Cores sharing `peak` (Xeon Platinum 8280: 28, smartnic.md §III)")
         .range("1", "4096");
@@ -611,7 +617,9 @@ void host_cpu::unit_step(op_unit u) {
                 break;
             case unit_phase::MEMORY:
                 if (!memory_traffic(r, u, now)) return;
-                r.end = r.last + compute_time(r.what.flops, u);
+                r.end = r.last + (r.what.kind == op_kind::COMPUTE
+                                      ? slowed(compute_time(r.what.flops, u))
+                                      : compute_time(r.what.flops, u));
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
                 break;
@@ -703,8 +711,8 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
         case op_kind::DELAY:
             // A measured pass on the gpu unit runs on the accelerator as a kernel of that
             // duration, so that its compute engine shows the time (accel_op_ext::duration_ps).
-            r.end =
-                o.unit == op_unit::GPU && m_has_accel ? post_accel(r) : now + ps_time(o.delay_ps);
+            r.end = o.unit == op_unit::GPU && m_has_accel ? post_accel(r)
+                                                          : now + slowed(ps_time(o.delay_ps));
             progress_until(r.end);
             break;
     }
@@ -774,6 +782,12 @@ void host_cpu::finish_when_done() {
     m_completion_ns.set(ns(m_last_done));
     notify_finished();
     m_finish.park();
+}
+
+sc_time host_cpu::slowed(const sc_time& t) const {
+    if (m_slowdown == 1.0) return t;
+    return ps_time(
+        static_cast<std::uint64_t>(std::llround(static_cast<double>(t.value()) * m_slowdown)));
 }
 
 sc_time host_cpu::compute_time(double flops, op_unit u) const {

@@ -182,6 +182,7 @@ private:
     std::uint64_t m_node_id = 0;
     units::compute_rate m_peak;
     double m_efficiency = 1.0;
+    double m_slowdown = 1.0;  // a straggler: compute ops take slowdown x their compute time
     std::uint64_t m_cores = 0;
     std::uint64_t m_comm_cores = 0;
     units::data_size m_memory_chunk;
@@ -190,6 +191,8 @@ private:
     // The communication software (the `stack:` sub-map) and its progress threads.
     comm_stack_params m_stack_params;
     std::unique_ptr<comm_stack> m_stack;
+    // A compute op's (or a measured pass's) time `t` on this node: slowdown x t.
+    sc_core::sc_time slowed(const sc_core::sc_time& t) const;
 
     // What memory_traffic keeps across its sleeps, per unit.  `trans` also carries the unit's
     // commands to the NIC and the accelerator.

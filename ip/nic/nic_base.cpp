@@ -4,6 +4,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ip/ethernet/ethernet_link.h"
 #include "kit/sim_time.h"
 
 namespace trainvp::ip {
@@ -123,7 +124,10 @@ sc_core::sc_time nic_base::put_on_wire(const packet_ext& frame, bool& delivered)
     trans.set_extension(&m_wire_ext);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     eth_tx->b_transport(trans, delay);
-    delivered = trans.is_response_ok();
+    // A stage that dropped the frame (a link down or a corrupted frame, a full switch queue)
+    // marks it; the sender learns it (README, "Retransmission": the timer stands for the
+    // missing acknowledgement).
+    delivered = trans.is_response_ok() && !m_wire_ext.dropped;
     trans.clear_extension(&m_wire_ext);
     m_wire_ext.data.reset();
     return sim_now() + delay;
@@ -149,7 +153,7 @@ void nic_base::tx_step() {
             begin_message();
         }
         if (m_tx.prepared) send_prepared();
-        if (m_tx.k == m_tx.frames) {
+        if (m_tx.k == m_tx.frames && m_tx.lost.empty()) {
             end_message();
             continue;
         }
@@ -198,7 +202,12 @@ void nic_base::begin_message() {
     // Message granularity: the message goes as trains of consecutive frames, one transaction
     // each (README, "Message granularity"); a message with data (functional mode) goes frame
     // by frame, as its frames' contents are processed one by one.
-    r.trains = m_message_level && !d.data && sends_trains();
+    // With faults declared on a link, frame by frame: each frame meets them on its own
+    // (ip/ethernet/README.md, "Faults").
+    r.trains =
+        m_message_level && !d.data && sends_trains() && !ethernet_link::faults_declared(ctx());
+    r.lost.clear();
+    r.resend = false;
     if (!r.trains) {
         // Per-frame times of the packet-level loop.
         r.fetched.assign(static_cast<std::size_t>(r.frames), sc_core::SC_ZERO_TIME);
@@ -223,8 +232,19 @@ void nic_base::prepare_next() {
     using sc_core::sc_time;
     tx_run& r = m_tx;
     const nic_msg_ext& d = m_tx_queue.front().desc;
+    if (!r.lost.empty()) {
+        // A resend goes ahead of the next new frame once it is due (checked between frames),
+        // and after the message's last frame the resends follow at their times.
+        sc_time due = r.lost.front().due;
+        for (const tx_run::lost_frame& l : r.lost) due = std::min(due, l.due);
+        if (r.k == r.frames || due <= sim_now()) {
+            prepare_resend();
+            return;
+        }
+    }
     tx_frame& f = r.f;
     f = tx_frame{};
+    r.resend = false;
     if (r.trains) {
         const std::uint64_t n = std::min(r.frames - r.k, r.max_train);
         const std::uint64_t off = r.k * r.per_frame;
@@ -298,6 +318,54 @@ void nic_base::prepare_next() {
     r.prepared = true;
 }
 
+void nic_base::prepare_resend() {
+    using sc_core::sc_time;
+    tx_run& r = m_tx;
+    const nic_msg_ext& d = m_tx_queue.front().desc;
+    std::size_t pick = 0;
+    for (std::size_t i = 1; i < r.lost.size(); ++i)
+        if (r.lost[i].due < r.lost[pick].due) pick = i;
+    const tx_run::lost_frame l = r.lost[pick];
+    r.lost.erase(r.lost.begin() + static_cast<std::ptrdiff_t>(pick));
+    tx_frame& f = r.f;
+    f = tx_frame{};
+    // The frame as first sent: its payload read again from host memory (the sender keeps it
+    // until it is acknowledged), the per-frame cost, the engine, the wire.  The stack's
+    // per-message and per-byte costs are not paid again: a kernel resends the segment it
+    // holds (net/ipv4/tcp_output.c, tcp_retransmit_skb), with no new system call or copy.
+    const std::uint64_t off = l.k * r.per_frame;
+    const std::uint64_t len = std::min(r.per_frame, d.bytes - std::min(d.bytes, off));
+    fill_header(f.ext, d, l.k, r.frames, len);
+    f.ext.data = d.data;
+    f.ready = dma(tlm::TLM_READ_COMMAND, d.host_addr + off, len, std::max(l.due, sim_now())) +
+              ps_time(m_tx_frame_cost.ps);
+    m_tx_frames_flow.enter(len);
+    const sc_time processed = tx_process(f);
+    f.ext.wire = static_cast<std::uint32_t>(frame_wire(f.ext.payload));
+    // At the engine's own rate: no pacing by the host's software, which does not copy again.
+    const sc_time stream =
+        ps_time(units::bandwidth{m_rate.bytes_per_s * m_efficiency}.transfer_time(f.ext.wire).ps);
+    r.eng = m_tx_engine.reserve(std::max(processed, r.link_free), stream);
+    f.ext.first_bit_ps = r.eng.start.value();
+    f.ext.last_bit_ps = r.eng.end.value();
+    r.resend = true;
+    r.resend_attempt = l.attempt;
+    r.prepared = true;
+}
+
+void nic_base::lost(std::uint64_t first, std::uint64_t count, const sc_core::sc_time& left,
+                    unsigned attempt) {
+    // RFC 6298 §5.5: the timer doubles for each further loss, up to TCP_RTO_MAX (120 s).
+    const std::uint64_t cap = 120ull * 1000 * 1000 * 1000 * 1000;
+    std::uint64_t rto = m_rto.ps;
+    for (unsigned a = 1; a < attempt && rto < cap; ++a) rto *= 2;
+    rto = std::min(rto, cap);
+    for (std::uint64_t k = first; k < first + count; ++k)
+        m_tx.lost.push_back(tx_run::lost_frame{k, left + ps_time(rto), attempt});
+    m_tx_lost += count;
+    progress_until(left + ps_time(rto));
+}
+
 void nic_base::send_prepared() {
     tx_run& r = m_tx;
     tx_frame& f = r.f;
@@ -305,28 +373,48 @@ void nic_base::send_prepared() {
     bool delivered = false;
     // The link is free for the next frame at the returned time; this frame left at its end.
     r.link_free = put_on_wire(f.ext, delivered);
+    const std::uint64_t n = f.ext.train;
+    m_tx_resends.sent(n, f.ext.raw_payload, r.resend);
     if (delivered) {
         m_tx_frames_flow.leave(f.ext.raw_payload);
+        m_tx_resends.delivered(n, f.ext.raw_payload);
         r.sent_bytes += f.ext.raw_payload;
+    } else {
+        m_tx_frames_flow.drop(f.ext.raw_payload);
+        m_tx_resends.dropped(n, f.ext.raw_payload);
     }
     m_tx_payload += f.ext.payload;
     m_tx_wire += f.ext.wire;
     f.ext.data.reset();
+    if (r.resend) {
+        const sc_core::sc_time left = std::max(r.eng.end, r.link_free);
+        ++m_tx_frames;
+        ++m_tx_retransmits;
+        m_tx_retransmit_bytes += f.ext.raw_payload;
+        r.last_end = std::max(r.last_end, left);
+        if (!delivered) lost(f.ext.seq, 1, left, r.resend_attempt + 1);
+        r.resend = false;
+        progress_until(left);
+        m_tx_active_frames = r.frames - r.k + r.lost.size();
+        return;
+    }
     if (r.trains) {
         const std::uint64_t n = f.ext.train;
         const sc_core::sc_time left = std::max(r.last_bit, r.link_free);
         r.last_end = std::max(r.last_end, left);
         m_tx_frames += n;
+        if (!delivered) lost(r.k, n, left, 1);
         progress_until(left);
         r.k += n;
     } else {
         r.sent[r.k] = std::max(r.eng.end, r.link_free);
         r.last_end = std::max(r.last_end, r.sent[r.k]);
         ++m_tx_frames;
+        if (!delivered) lost(r.k, 1, r.sent[r.k], 1);
         progress_until(r.sent[r.k]);
         ++r.k;
     }
-    m_tx_active_frames = r.frames - r.k;
+    m_tx_active_frames = r.frames - r.k + r.lost.size();
 }
 
 void nic_base::end_message() {
@@ -485,6 +573,7 @@ std::string nic_base::pending_work() const {
 void nic_base::audit(audit_log& log) const {
     m_tx_messages_flow.audit(log, path(), "TX messages into frames");
     m_tx_frames_flow.audit(log, path(), "TX frames to the link");
+    m_tx_resends.audit(log, path(), "TX payload (retransmission)", m_tx_queue.empty());
     m_rx_frames_flow.audit(log, path(), "RX frames to host memory");
     log.check(path(), "no message left to send", m_tx_queue.empty(),
               std::to_string(m_tx_queue.size()) + " queued");

@@ -21,6 +21,7 @@
 #include "ip/ethernet/packet_ext.h"
 #include "kit/flat_queue.h"
 #include "kit/ip_module.h"
+#include "kit/retransmit_tally.h"
 #include "kit/timed_resource.h"
 #include "workloads/drivers/nic_capabilities.h"
 
@@ -136,6 +137,11 @@ private:
     // the engine's slot) the next frame or train, hand the prepared one to the link, finish.
     void begin_message();
     void prepare_next();
+    // Retransmission (README, "Retransmission"): prepares the resend of the lost frame due
+    // first; records a frame (or a train's frames) the network dropped.
+    void prepare_resend();
+    void lost(std::uint64_t first, std::uint64_t count, const sc_core::sc_time& left,
+              unsigned attempt);
     void send_prepared();
     void end_message();
     // The engine's time to stream `wire` bytes carrying `raw` payload bytes (before
@@ -172,6 +178,7 @@ private:
     std::uint64_t m_dma_outstanding = 0;
     std::uint64_t m_tx_prefetch = 0;
     std::uint64_t m_train_frames = 0;
+    units::duration m_rto;
     units::data_size m_rx_buffer;
     units::data_size m_rx_region;
     source_loc m_rx_loc;  // where rx_buffer (else rx_region, else the block) was given
@@ -199,6 +206,16 @@ private:
         tx_frame f;
         timed_resource::slot eng;   // f's engine slot
         sc_core::sc_time last_bit;  // a train's last bit
+        // Frames the network dropped, each resent at `due` (its sending + the retransmission
+        // timeout, doubled per attempt); f is the resend of frame `resend_k` when `resend`.
+        struct lost_frame {
+            std::uint64_t k = 0;
+            sc_core::sc_time due;
+            unsigned attempt = 1;
+        };
+        std::vector<lost_frame> lost;
+        bool resend = false;
+        unsigned resend_attempt = 0;
     };
     tx_run m_tx;
     std::uint64_t m_rx_offset = 0;
@@ -212,6 +229,8 @@ private:
     // For the audit, never reset (bytes are payload before compression): messages into frames
     // on TX, frames handed to the link, frames from the link written to host memory on RX.
     flow_tally m_tx_messages_flow, m_tx_frames_flow, m_rx_frames_flow;
+    retransmit_tally m_tx_resends;  // payload bytes before compression
+    counter m_tx_lost, m_tx_retransmits, m_tx_retransmit_bytes;
     counter m_tx_msgs, m_tx_frames, m_tx_payload, m_tx_wire;
     counter m_rx_msgs, m_rx_frames, m_rx_payload, m_rx_wire;
     scalar m_tx_util, m_rx_util;
@@ -269,6 +288,14 @@ void nic_base::declare_common(type_decl<T>& d) {
             "-3.5 % and -4.9 % (ip/nic/README.md, \"Message granularity\").  Fewer frames a "
             "train simulate slower")
         .range("1", "4294967295");
+    d.param("rto", &nic_base::m_rto, "200ms",
+            "Retransmission timeout: a frame the network dropped (a link down or a corrupted "
+            "frame, ethernet.link faults; a full switch queue) is resent rto after it left, "
+            "the timeout doubling for each further loss of the same frame up to 120 s (RFC "
+            "6298 §5.5; TCP_RTO_MAX). Default: Linux's minimum RTO, TCP_RTO_MIN = HZ/5 = "
+            "200 ms (include/net/tcp.h), the floor a kernel TCP stack's timer has; "
+            "datacenter stacks lower it (IRN, Mittal et al. SIGCOMM'18: 320 us)")
+        .range("1ns", "120s");
     d.param("rx_buffer", &nic_base::m_rx_buffer, "1GiB",
             "Host address of the receive buffer region")
         .range("0B", "16TiB");
@@ -291,6 +318,14 @@ void nic_base::declare_common(type_decl<T>& d) {
     d.stat("rx_frames", &nic_base::m_rx_frames, "1", "Frames received");
     d.stat("rx_payload", &nic_base::m_rx_payload, "B", "Payload bytes received (as carried)");
     d.stat("rx_wire", &nic_base::m_rx_wire, "B", "Bytes received on the wire");
+    d.stat("tx_frames_lost", &nic_base::m_tx_lost, "1",
+           "Frames sent that the network dropped (link down, corrupted, switch queue full); "
+           "each is resent after rto");
+    d.stat("tx_retransmits", &nic_base::m_tx_retransmits, "1",
+           "Frames resent (audit: payload sent + resent = delivered + dropped, and every "
+           "dropped byte resent)");
+    d.stat("tx_retransmit_bytes", &nic_base::m_tx_retransmit_bytes, "B",
+           "Payload bytes resent (before compression)");
     d.headline("tx_utilisation", &nic_base::m_tx_util, "1",
                "Time the TX engine was busy / simulated time");
     d.stat("rx_utilisation", &nic_base::m_rx_util, "1",
