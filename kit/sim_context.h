@@ -87,6 +87,12 @@ public:
     // The blocks' event-driven engines (kit/wake_queue.h).
     wake_queue& wakes() { return m_wakes; }
 
+    // A block of the platform loses frames (a link with down intervals or a frame error rate,
+    // ip/ethernet/README.md "Faults"): set while the platform is built, so that senders that
+    // batch frames at message level send them one by one and each meets the faults on its own.
+    void declare_frame_faults() { m_frame_faults = true; }
+    bool frame_faults() const { return m_frame_faults; }
+
     // A random stream per block, derived from the run's seed and the block's path, so that
     // adding a block does not change the numbers another block draws.
     std::mt19937_64 rng_for(const std::string& path) const;
@@ -102,6 +108,7 @@ private:
     sc_core::sc_time m_progress_until;
     std::string m_error;
     bool m_run_complete = true;
+    bool m_frame_faults = false;
     sc_core::sc_event m_driver_done{"trainvp_driver_done"};
     wake_queue m_wakes{*this};
 };

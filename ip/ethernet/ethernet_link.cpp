@@ -9,14 +9,6 @@
 
 namespace trainvp::ip {
 
-namespace {
-
-// The simulation whose links declare faults (one simulation per process: SystemC elaborates
-// once; a later context at the same address only costs speed, as NICs send frame by frame).
-const sim_context* g_faulty = nullptr;
-
-}  // namespace
-
 void ethernet_link::down_interval::declare(param_list<down_interval>& d) {
     d.required("from", &down_interval::from, "When the link goes down (simulated time)")
         .range("0s", "100000s");
@@ -24,8 +16,6 @@ void ethernet_link::down_interval::declare(param_list<down_interval>& d) {
                "When it is up again (exclusive: a frame starting at `to` is carried)")
         .range("0s", "100000s");
 }
-
-bool ethernet_link::faults_declared(const sim_context& c) { return g_faulty == &c; }
 
 void ethernet_link::declare(type_decl<ethernet_link>& d) {
     d.describe(
@@ -139,7 +129,7 @@ ethernet_link::ethernet_link(const sc_core::sc_module_name& name, const params& 
         }
     }
     if (m_frame_error_rate > 0.0) m_rng = ctx().rng_for(path());
-    if (!m_down.empty() || m_frame_error_rate > 0.0) g_faulty = &ctx();
+    if (!m_down.empty() || m_frame_error_rate > 0.0) ctx().declare_frame_faults();
     m_dir[0].name = "A->B";
     m_dir[0].frames_dropped = &m_frames_dropped_ab;
     m_dir[0].bytes_dropped = &m_bytes_dropped_ab;

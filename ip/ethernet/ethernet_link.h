@@ -16,11 +16,11 @@
 
 #include "kit/ip_module.h"
 #include "kit/timed_resource.h"
+#include "traces/traced_level.h"
 
 namespace trainvp {
 struct packet_ext;
 }
-#include "traces/traced_level.h"
 
 namespace trainvp::ip {
 
@@ -44,10 +44,6 @@ public:
         units::duration to;
         static void declare(param_list<down_interval>& d);
     };
-    // Whether a link of the simulation `c` declares faults (down intervals or a frame error
-    // rate): NICs then send frame by frame even at message granularity, so that every frame
-    // meets the faults on its own (README, "Faults").
-    static bool faults_declared(const sim_context& c);
 
 private:
     // One direction's state; the stats it updates are members of the link (declared stats

@@ -4,7 +4,6 @@
 #include <tuple>
 #include <vector>
 
-#include "ip/ethernet/ethernet_link.h"
 #include "kit/sim_time.h"
 
 namespace trainvp::ip {
@@ -205,7 +204,7 @@ void nic_base::begin_message() {
     // With faults declared on a link, frame by frame: each frame meets them on its own
     // (ip/ethernet/README.md, "Faults").
     r.trains =
-        m_message_level && !d.data && sends_trains() && !ethernet_link::faults_declared(ctx());
+        m_message_level && !d.data && sends_trains() && !ctx().frame_faults();
     r.lost.clear();
     r.resend = false;
     if (!r.trains) {
