@@ -13,9 +13,10 @@ namespace trainvp::noc {
 struct chiplet_compute_params {
     std::uint64_t pes = 16;
     std::uint64_t pe_array = 32;
-    units::data_size global_buffer;
-    units::frequency pe_clock;
-    units::bandwidth dram_bandwidth;
+    // As declared (a package given no `chiplet:` sub-map keeps these).
+    units::data_size global_buffer{4u << 20};
+    units::frequency pe_clock{1e9};
+    units::bandwidth dram_bandwidth{256e9};
     double vector_flops_per_cycle = 32;
 
     static void declare(param_list<chiplet_compute_params>& d);
