@@ -26,7 +26,10 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
         "A routing set-up with a cyclic channel dependency is rejected. With "
         "traffic.injection_rate > 0 it runs uniform random traffic: warm-up, measurement "
         "window, then drains the measured packets; with collective.algorithm set, an "
-        "all-reduce, and named by a workload.chiplet_training, a training iteration instead.");
+        "all-reduce, and named by a workload.chiplet_training, a training iteration instead. "
+        "Its chiplets run op lists as hosts do (workload.ops / chakra / training naming "
+        "noc.chiplet[c], node id c = row-major index): compute on each chiplet's PE arrays "
+        "(`chiplet`), sends and receives as messages on the network.");
     d.choice("topology", &noc_interposer::m_topology,
              {{"mesh", topology_kind::MESH},
               {"torus", topology_kind::TORUS},
@@ -167,7 +170,8 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
            "Step groups (synchronisation steps) of the slowest rank");
     d.headline("iteration_time", &noc_interposer::m_iter_time, "ns",
                "training: one training iteration, max(forward + backward compute, last "
-               "gradient all-reduce) (aries.md Fig. 10's execution time)");
+               "gradient all-reduce) (aries.md Fig. 10's execution time); op lists on the "
+               "chiplets: the completion of the last op");
     d.stat("compute_time", &noc_interposer::m_compute_time, "ns",
            "training: forward + backward pass of one chiplet");
     d.stat("forward_time", &noc_interposer::m_forward_time, "ns",
@@ -619,6 +623,9 @@ void noc_interposer::end_of_run() {
         m_coll_throughput.set(
             t_ns > 0 ? static_cast<double>(m_collective.size.bytes) / (t_ns * 1e-9) : 0.0);
         m_coll_rounds.set(static_cast<double>(m_allreduce->rounds()));
+    }
+    if (m_ops) {
+        m_iter_time.set(static_cast<double>(m_ops->end_cycle() * m_cycle_ps) / 1000.0);
     }
     if (m_chiplets) {
         const double ns = static_cast<double>(m_cycle_ps) / 1000.0;
