@@ -8,8 +8,8 @@
 #pragma once
 
 #include <map>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "kit/ip_module.h"
 #include "platform/platform_desc.h"

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "noc/chiplet/pe_array_model.h"
-#include "workloads/ops/op.h"
 #include "workloads/models/compute_model.h"
+#include "workloads/ops/op.h"
 
 namespace trainvp::noc {
 

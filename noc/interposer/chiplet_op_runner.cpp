@@ -20,7 +20,8 @@ chiplet_op_runner::chiplet_op_runner(const settings& s, const pe_array_config& c
 std::string chiplet_op_runner::describe(int c, std::size_t i) const {
     const ip::op_window& w = m_streams[static_cast<std::size_t>(c)]->window;
     std::string name = w.name_of(i);
-    if (name.empty()) name = std::string(ops::kind_name(w.op_at(i).kind)) + " [" + std::to_string(i) + "]";
+    if (name.empty())
+        name = std::string(ops::kind_name(w.op_at(i).kind)) + " [" + std::to_string(i) + "]";
     return m_owner + ".chiplet[" + std::to_string(c) + "]: op '" + name + "'";
 }
 
@@ -42,15 +43,17 @@ void chiplet_op_runner::take(int chiplet, std::unique_ptr<ops::op_source> src,
             switch (o.kind) {
                 case op_kind::COPY_TO_HOST:
                 case op_kind::COPY_TO_GPU:
-                    problem = "is a copy between host and accelerator memory, but a chiplet has "
-                              "no host: " +
-                              m_owner +
-                              " runs compute, gpu_compute, sum, update, delay, send and recv ops";
+                    problem =
+                        "is a copy between host and accelerator memory, but a chiplet has "
+                        "no host: " +
+                        m_owner +
+                        " runs compute, gpu_compute, sum, update, delay, send and recv ops";
                     break;
                 case op_kind::ALLREDUCE:
-                    problem = "offloads an all-reduce to a smart NIC, but a chiplet has none: "
-                              "write the all-reduce as sends, receives and sums (a collective "
-                              "expanded into ops)";
+                    problem =
+                        "offloads an all-reduce to a smart NIC, but a chiplet has none: "
+                        "write the all-reduce as sends, receives and sums (a collective "
+                        "expanded into ops)";
                     break;
                 case op_kind::SEND:
                 case op_kind::RECV:
@@ -72,8 +75,7 @@ void chiplet_op_runner::take(int chiplet, std::unique_ptr<ops::op_source> src,
             if (problem.empty()) continue;
             const std::string name = o.name.empty() ? st->window.source().name_of(k) : o.name;
             const std::string what =
-                (name.empty() ? std::string(ops::kind_name(o.kind)) + " [" + std::to_string(k) +
-                                    "]"
+                (name.empty() ? std::string(ops::kind_name(o.kind)) + " [" + std::to_string(k) + "]"
                               : "op '" + name + "'") +
                 " " + problem;
             if (o.key.empty()) throw input_error(where, key, unit + ": " + what);
@@ -264,9 +266,9 @@ void chiplet_op_runner::send(int c, std::size_t u, std::uint64_t now) {
     const std::uint64_t flits = std::max<std::uint64_t>(
         1, static_cast<std::uint64_t>(
                std::ceil(static_cast<double>(o.bytes) / m_s.flit_bytes - 1e-9)));
-    const std::uint64_t per_packet =
-        m_s.whole_messages ? (m_s.split_over_variants ? (flits + 1) / 2 : flits)
-                           : static_cast<std::uint64_t>(m_s.packet_flits);
+    const std::uint64_t per_packet = m_s.whole_messages
+                                         ? (m_s.split_over_variants ? (flits + 1) / 2 : flits)
+                                         : static_cast<std::uint64_t>(m_s.packet_flits);
     m.packets_left = static_cast<std::uint32_t>((flits + per_packet - 1) / per_packet);
     m_messages.push_back(m);
     std::uint64_t left = flits;
@@ -316,8 +318,9 @@ void chiplet_op_runner::delivered(std::uint32_t id, std::uint64_t cycle) {
     // The receive: the first unit whose posted receive matches, else the unexpected queue.
     auto& to_slot = m_streams[static_cast<std::size_t>(m.dst)];
     if (!to_slot) {
-        throw sim_error(m_owner + ".chiplet[" + std::to_string(m.src) + "] sent a message to chiplet " +
-                        std::to_string(m.dst) + ", which has no ops to receive it");
+        throw sim_error(m_owner + ".chiplet[" + std::to_string(m.src) +
+                        "] sent a message to chiplet " + std::to_string(m.dst) +
+                        ", which has no ops to receive it");
     }
     stream& to = *to_slot;
     const std::size_t u = to.matcher.receive(static_cast<std::uint32_t>(m.src), m.tag);
@@ -364,8 +367,8 @@ std::string chiplet_op_runner::pending() const {
             out += (out.empty() ? "" : "; ") + what;
         }
     }
-    return std::to_string(m_total - m_done) + " of " + std::to_string(m_total) +
-           " ops not done" + (out.empty() ? "" : ": " + out);
+    return std::to_string(m_total - m_done) + " of " + std::to_string(m_total) + " ops not done" +
+           (out.empty() ? "" : ": " + out);
 }
 
 workloads::host_run chiplet_op_runner::ran(int chiplet, const std::string& name) {

@@ -48,7 +48,7 @@ public:
         std::uint64_t cycle_ps = 1000;
         double flit_bytes = 68;
         int packet_flits = 8;
-        bool whole_messages = false;      // message level: one packet per message
+        bool whole_messages = false;       // message level: one packet per message
         bool split_over_variants = false;  // ARIES bandwidth ring: alternate route variants
         bool record_runs = true;           // keep run records for the iteration breakdown
         bool keep_names = false;
@@ -114,9 +114,7 @@ private:
     void send(int c, std::size_t u, std::uint64_t now);
     void mark_done(int c, std::size_t i, std::uint64_t at);
     void delivered(std::uint32_t id, std::uint64_t cycle);
-    std::uint64_t cycles(std::uint64_t ps) const {
-        return (ps + m_s.cycle_ps - 1) / m_s.cycle_ps;
-    }
+    std::uint64_t cycles(std::uint64_t ps) const { return (ps + m_s.cycle_ps - 1) / m_s.cycle_ps; }
     std::string describe(int c, std::size_t i) const;
 
     settings m_s;

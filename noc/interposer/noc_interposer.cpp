@@ -530,9 +530,10 @@ void noc_interposer::run() {
         m_ops->attach(*m_net);
         while (!m_ops->done()) {
             if (m_net->idle() && m_ops->next_cycle() == std::numeric_limits<std::uint64_t>::max()) {
-                throw sim_error(path() + ": the chiplets' op lists cannot go on (a receive with "
-                                         "no matching send, or ops waiting for each other) at "
-                                         "cycle " +
+                throw sim_error(path() +
+                                ": the chiplets' op lists cannot go on (a receive with "
+                                "no matching send, or ops waiting for each other) at "
+                                "cycle " +
                                 std::to_string(m_net->now()) + ": " + m_ops->pending());
             }
             m_net->run_until(m_net->now() + quantum);

@@ -97,8 +97,8 @@ private:
     std::unique_ptr<chiplet_training> m_chiplets;  // the training iteration, if handed one
     std::unique_ptr<chiplet_op_runner> m_ops;      // the chiplets' op lists, if handed any
     std::vector<std::unique_ptr<chiplet_sink>> m_chiplet_sinks;
-    source_loc m_where;                            // the block's config entry, for messages
-    std::vector<int> m_rank_router;                // router of each rank of the collective
+    source_loc m_where;              // the block's config entry, for messages
+    std::vector<int> m_rank_router;  // router of each rank of the collective
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;
     std::uint64_t m_last_cycle = 0;

@@ -124,21 +124,23 @@ TEST(chakra, tensor_and_data_parallel_trace_runs_on_8_chiplets) {
     // The ARIES package with row bypass segments runs it too, with fewer hops than the same
     // placement on the plain mesh.
     const auto a = run("configs/examples/chakra_noc8_aries.yaml", dir / "aries");
-    const auto m = run("configs/examples/chakra_noc8_aries.yaml --set noc.topology=mesh "
-                       "--set noc.bypass.segments=[]",
-                       dir / "aries_mesh");
+    const auto m =
+        run("configs/examples/chakra_noc8_aries.yaml --set noc.topology=mesh "
+            "--set noc.bypass.segments=[]",
+            dir / "aries_mesh");
     EXPECT_EQ(a["run"]["status"], "finished");
     EXPECT_EQ(a["blocks"]["noc"]["stats"]["bypass_links"]["value"], 8);
     EXPECT_LT(a["blocks"]["noc"]["stats"]["flit_hops"]["value"].get<double>(),
               m["blocks"]["noc"]["stats"]["flit_hops"]["value"].get<double>());
     EXPECT_LE(iteration_ns(a), iteration_ns(m));
     // And at message level.
-    const auto msg = run("configs/examples/chakra_noc8.yaml --set noc.granularity=message",
-                         dir / "message");
+    const auto msg =
+        run("configs/examples/chakra_noc8.yaml --set noc.granularity=message", dir / "message");
     EXPECT_EQ(msg["run"]["status"], "finished");
-    std::printf("tp x dp on 8 chiplets: mesh %.0f ns (message level %.0f), ARIES %.0f ns, same "
-                "placement on the mesh %.0f ns\n",
-                iteration_ns(s), iteration_ns(msg), iteration_ns(a), iteration_ns(m));
+    std::printf(
+        "tp x dp on 8 chiplets: mesh %.0f ns (message level %.0f), ARIES %.0f ns, same "
+        "placement on the mesh %.0f ns\n",
+        iteration_ns(s), iteration_ns(msg), iteration_ns(a), iteration_ns(m));
 }
 
 // Op lists through `trainvp run`: a 64 KiB send between neighbouring chiplets of an idle 2x2

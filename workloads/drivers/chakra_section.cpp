@@ -130,7 +130,8 @@ std::optional<int> chakra_section::hand_out(const config_node& node, const hand_
         }
         for (const auto& [id, p] : by_id) hosts.push_back(roster.find(p, node.loc(), base));
         // (A chiplet package's chiplets are among them: noc.chiplet[c], node id c.)
-        if (hosts.empty()) throw input_error(node.loc(), base, "the platform has no block that runs ops");
+        if (hosts.empty())
+            throw input_error(node.loc(), base, "the platform has no block that runs ops");
     }
     for (std::size_t i = 0; i < hosts.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {

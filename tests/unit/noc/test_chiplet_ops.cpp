@@ -210,11 +210,11 @@ TEST(chiplet_ops, a_ring_all_reduce_as_ops_takes_the_noc_collectives_time_plus_i
         EXPECT_EQ(b.total_ps, o.end * 1000);
         EXPECT_GT(b.part(workloads::breakdown_part::COMM), 0u);
         EXPECT_LE(b.part(workloads::breakdown_part::SUM), 3u * 32u * 1000u);
-        std::printf("ring all-reduce 256 KiB on 2x2 (%s): collective %llu cycles, ops %llu "
-                    "(1-cycle sums %llu)\n",
-                    msg ? "message" : "flit", static_cast<unsigned long long>(coll),
-                    static_cast<unsigned long long>(o.end),
-                    static_cast<unsigned long long>(quick.end));
+        std::printf(
+            "ring all-reduce 256 KiB on 2x2 (%s): collective %llu cycles, ops %llu "
+            "(1-cycle sums %llu)\n",
+            msg ? "message" : "flit", static_cast<unsigned long long>(coll),
+            static_cast<unsigned long long>(o.end), static_cast<unsigned long long>(quick.end));
     }
 }
 
