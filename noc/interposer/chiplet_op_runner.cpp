@@ -26,7 +26,8 @@ std::string chiplet_op_runner::describe(int c, std::size_t i) const {
 }
 
 void chiplet_op_runner::take(int chiplet, std::unique_ptr<ops::op_source> src,
-                             const source_loc& where, const std::string& key) {
+                             const source_loc& where, const std::string& key,
+                             const config_node* given) {
     const std::string unit = m_owner + ".chiplet[" + std::to_string(chiplet) + "]";
     auto& slot = m_streams[static_cast<std::size_t>(chiplet)];
     if (slot) throw input_error(where, key, "the ops of " + unit + " are given twice");
@@ -79,7 +80,12 @@ void chiplet_op_runner::take(int chiplet, std::unique_ptr<ops::op_source> src,
                               : "op '" + name + "'") +
                 " " + problem;
             if (o.key.empty()) throw input_error(where, key, unit + ": " + what);
-            throw input_error(o.where, field.empty() ? o.key : o.key + "." + field, what);
+            source_loc at = o.where;
+            if (!field.empty() && given != nullptr && given->is_seq() &&
+                k < given->items().size()) {
+                if (const config_node* v = given->items()[k].find(field)) at = v->loc();
+            }
+            throw input_error(at, field.empty() ? o.key : o.key + "." + field, what);
         }
         st->window.materialise(std::move(first));
     }

@@ -29,6 +29,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/config_node.h"
 #include "core/error.h"
 #include "ip/host/message_matcher.h"
 #include "ip/host/op_window.h"
@@ -60,8 +61,10 @@ public:
     // Chiplet c's op stream.  An op it cannot run (a copy, an all-reduce offload, a send or
     // receive naming no chiplet or its own) is an input_error at the op (or at where/key for a
     // generated op), as host.cpu reports an op its sockets cannot run.
+    // `given`: the list as written in the config (workload.ops), for the place of an op's field
+    // in a message; null for a generated stream.
     void take(int chiplet, std::unique_ptr<ops::op_source> src, const source_loc& where,
-              const std::string& key);
+              const std::string& key, const config_node* given = nullptr);
     bool has(int chiplet) const { return m_streams[static_cast<std::size_t>(chiplet)] != nullptr; }
     bool empty() const { return m_taken == 0; }
 

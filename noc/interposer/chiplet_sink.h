@@ -14,8 +14,10 @@ namespace trainvp::noc {
 
 class chiplet_sink final : public workload_sink {
 public:
-    using take_fn = std::function<void(int chiplet, std::unique_ptr<ops::op_source>,
-                                       const source_loc& where, const std::string& key)>;
+    // `given`: the list as written (accept_workload), else null.
+    using take_fn =
+        std::function<void(int chiplet, std::unique_ptr<ops::op_source>, const source_loc& where,
+                           const std::string& key, const config_node* given)>;
     using ran_fn = std::function<workloads::host_run(int chiplet)>;
     chiplet_sink(int chiplet, take_fn take, ran_fn ran)
         : m_chiplet(chiplet), m_take(std::move(take)), m_ran(std::move(ran)) {}

@@ -360,7 +360,9 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
         m_chiplet_sinks.push_back(std::make_unique<chiplet_sink>(
             c,
             [this](int chiplet, std::unique_ptr<ops::op_source> src, const source_loc& where,
-                   const std::string& key) { take_ops(chiplet, std::move(src), where, key); },
+                   const std::string& key, const config_node* given) {
+                take_ops(chiplet, std::move(src), where, key, given);
+            },
             [this](int chiplet) { return chiplet_ran(chiplet); }));
     }
     spawn_thread("run", [this] { run(); });
@@ -376,7 +378,8 @@ std::vector<workload_units::unit> noc_interposer::units() {
 }
 
 void noc_interposer::take_ops(int chiplet, std::unique_ptr<ops::op_source> src,
-                              const source_loc& where, const std::string& key) {
+                              const source_loc& where, const std::string& key,
+                              const config_node* given) {
     const std::string unit = path() + ".chiplet[" + std::to_string(chiplet) + "]";
     if (m_chiplets) {
         throw input_error(where, key,
@@ -414,7 +417,7 @@ void noc_interposer::take_ops(int chiplet, std::unique_ptr<ops::op_source> src,
         s.keep_names = false;
         m_ops = std::make_unique<chiplet_op_runner>(s, m_chiplet.config(), path());
     }
-    m_ops->take(chiplet, std::move(src), where, key);
+    m_ops->take(chiplet, std::move(src), where, key, given);
 }
 
 workloads::host_run noc_interposer::chiplet_ran(int chiplet) {

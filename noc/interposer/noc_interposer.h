@@ -64,7 +64,7 @@ private:
     void make_collective(const params& p);
     void run();
     void take_ops(int chiplet, std::unique_ptr<ops::op_source> src, const source_loc& where,
-                  const std::string& key);
+                  const std::string& key, const config_node* given);
     workloads::host_run chiplet_ran(int chiplet);
 
     // Params (each key is the member's name without m_).
