@@ -243,6 +243,37 @@ TEST(chiplet_ops, a_ring_all_gather_as_ops_takes_the_noc_collectives_time) {
     EXPECT_EQ(run_ops(2, expanded(s), false).end, 3u * zero_load(2, 964));
 }
 
+// A ring reduce-scatter (the registry's ring_reduce_scatter) of 256 KiB: N - 1 = 3 rounds, each
+// with a sum of 64 KiB.  Unlike the all-reduce it ends with a sum, which is always on the path:
+// ops = collective - (N - 2) transitions + the last sum, exactly with 1-cycle sums at flit level
+// (2969 - 2 + 1); with the real 32-cycle sums at least the last one and at most all three;
+// message level within 3 cycles per round (9) more.
+TEST(chiplet_ops, a_ring_reduce_scatter_as_ops_takes_the_noc_collectives_time_plus_its_sums) {
+    const auto s =
+        collectives::collective_registry::global().make("ring_reduce_scatter", {4, 65536});
+    pe_array_config fast_sums;
+    fast_sums.vector_flops_per_cycle = 65536;
+    for (const bool msg : {false, true}) {
+        const std::uint64_t coll = run_collective(2, s, msg);
+        const std::uint64_t lag = msg ? 9 : 0;
+        const std::uint64_t quick = run_ops(2, expanded(s), msg, fast_sums).end;
+        if (!msg) {
+            EXPECT_EQ(quick, coll - 2 + 1);
+        } else {
+            EXPECT_GE(quick, coll - 2 + 1);
+            EXPECT_LE(quick, coll - 2 + 1 + lag);
+        }
+        const std::uint64_t got = run_ops(2, expanded(s), msg).end;
+        EXPECT_GE(got, coll - 2 + 32);
+        EXPECT_LE(got, coll - 2 + 3 * 32 + lag);
+        std::printf(
+            "ring reduce-scatter 256 KiB on 2x2 (%s): collective %llu cycles, ops %llu "
+            "(1-cycle sums %llu)\n",
+            msg ? "message" : "flit", static_cast<unsigned long long>(coll),
+            static_cast<unsigned long long>(got), static_cast<unsigned long long>(quick));
+    }
+}
+
 TEST(chiplet_ops, an_op_a_chiplet_cannot_run_is_an_input_error) {
     chiplet_op_runner::settings s;
     s.chiplets = 4;
