@@ -192,6 +192,10 @@ void chiplet_op_runner::step(int c, std::size_t u, std::uint64_t now) {
                     rec.arrival_ps = r.arrival * m_s.cycle_ps;
                     rec.msg_id = r.msg_id;
                 }
+                if (on_span) {
+                    on_span(c, u, i, r.what, w.keeps_names() ? w.name_of(i) : std::string(),
+                            r.start * m_s.cycle_ps, r.end * m_s.cycle_ps);
+                }
                 w.pass(u);
                 r.ph = phase::NEXT;
                 mark_done(c, i, r.end);
@@ -290,6 +294,10 @@ void chiplet_op_runner::send(int c, std::size_t u, std::uint64_t now) {
         ip::op_window::run_record& rec = st.window.record_of(r.op);
         rec.released_ps = now * m_s.cycle_ps;
         rec.msg_id = r.msg_id;
+    }
+    if (on_span) {
+        on_span(c, u, r.op, o, st.window.keeps_names() ? st.window.name_of(r.op) : std::string(),
+                now * m_s.cycle_ps, now * m_s.cycle_ps);
     }
     st.window.pass(u);
     r.ph = phase::NEXT;

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <string>
@@ -81,6 +82,14 @@ public:
     std::string pending() const;
     // Chiplet c's ops as they ran (workload_sink::ran), named `name`, node id c.
     workloads::host_run ran(int chiplet, const std::string& name);
+
+    // Called, when set, as each op's unit is done with it (a send: when its packets are queued),
+    // for the timeline: chiplet, unit, the op's stream index, its slot and name ("" unless
+    // settings::keep_names), and its span in ps.
+    std::function<void(int chiplet, std::size_t unit, std::size_t op,
+                       const ip::op_window::slot& what, const std::string& name,
+                       std::uint64_t start_ps, std::uint64_t end_ps)>
+        on_span;
 
     std::uint64_t ops_done() const { return m_done; }
     std::uint64_t messages() const { return m_messages.size(); }

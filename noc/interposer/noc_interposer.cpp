@@ -414,8 +414,46 @@ void noc_interposer::take_ops(int chiplet, std::unique_ptr<ops::op_source> src,
         s.whole_messages = m_granularity == granularity::MESSAGE;
         s.split_over_variants = false;
         s.record_runs = ctx().settings().breakdown;
-        s.keep_names = false;
+        s.keep_names = ctx().spans().enabled();
         m_ops = std::make_unique<chiplet_op_runner>(s, m_chiplet.config(), path());
+        if (ctx().spans().enabled()) {
+            // Each chiplet's units as tracks, as a host's (host_cpu::record).
+            m_ops->on_span = [this](int c, std::size_t u, std::size_t i,
+                                    const ip::op_window::slot& o, const std::string& name,
+                                    std::uint64_t start_ps, std::uint64_t end_ps) {
+                const std::string label = name.empty() ? std::string(ops::kind_name(o.kind)) +
+                                                             " [" + std::to_string(i) + "]"
+                                                       : name;
+                span_args args;
+                args.op = ops::kind_name(o.kind);
+                args.node = c;
+                switch (o.kind) {
+                    case ops::op_kind::SEND:
+                    case ops::op_kind::RECV:
+                        args.dir = o.kind == ops::op_kind::SEND ? span_args::flow::SEND
+                                                                : span_args::flow::RECV;
+                        args.peer = o.peer;
+                        args.tag = o.tag;
+                        args.bytes = static_cast<std::int64_t>(o.bytes);
+                        break;
+                    case ops::op_kind::COMPUTE:
+                    case ops::op_kind::GPU_COMPUTE:
+                        args.flops = o.flops;
+                        break;
+                    case ops::op_kind::DELAY:
+                        break;
+                    default:
+                        args.bytes = static_cast<std::int64_t>(o.bytes);
+                        break;
+                }
+                ctx().spans().span(path() + ".chiplet[" + std::to_string(c) + "]." +
+                                       ops::unit_name(static_cast<ops::op_unit>(u)),
+                                   label,
+                                   o.phase == ops::op_phase::OTHER ? ops::category(o.kind)
+                                                                   : ops::phase_name(o.phase),
+                                   start_ps, end_ps, args);
+            };
+        }
     }
     m_ops->take(chiplet, std::move(src), where, key, given);
 }
