@@ -27,6 +27,7 @@
 #include "traces/traced_level.h"
 #include "workloads/drivers/hand_out.h"
 #include "workloads/drivers/workload_sink.h"
+#include "workloads/drivers/workload_units.h"
 
 namespace trainvp {
 
@@ -657,6 +658,13 @@ run_result simulation::run(const run_progress_hook* hook) {
             if (auto* sink = dynamic_cast<workload_sink*>(b)) {
                 workloads::host_run hr = sink->ran();
                 if (!hr.ops.empty()) runs.push_back(std::move(hr));
+            }
+            // A block's own units that run ops (noc.interposer's chiplets).
+            if (auto* units = dynamic_cast<workload_units*>(b)) {
+                for (const workload_units::unit& u : units->units()) {
+                    workloads::host_run hr = u.sink->ran();
+                    if (!hr.ops.empty()) runs.push_back(std::move(hr));
+                }
             }
         }
         if (!runs.empty()) {

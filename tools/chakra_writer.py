@@ -12,8 +12,8 @@ WORKLOAD: dp (data parallel, bucketed all-reduce), tp (tensor parallel: all-gath
 reduce-scatter), pp (pipeline stages: sends and receives), moe (an MoE layer: all-to-all),
 tp_dp (tensor x data parallel over process groups), or bad:NAME (a malformed trace for
 tests/configs/bad; see bad() below).  --yaml also writes the same workload as trainvp op lists
-(ops_yaml: every node written out, collectives expanded here from their algorithms; dp, tp, pp
-and moe).
+(ops_yaml: every node written out, collectives expanded here from their algorithms over their
+process groups; every workload).
 Needs python3-protobuf and protoc (scripts/setup.sh installs both).
 """
 import argparse
@@ -326,7 +326,7 @@ def ops_yaml(traces_, hosts, include=None, description=None):
     memory load as a 0-FLOP pass over its bytes, sends and receives on the comm unit, and each
     collective expanded from its ring or direct algorithm (ring_rounds,
     direct_all_to_all_rounds) with the tags workload.chakra gives it (2^31 + group x 2^24 +
-    the group's earlier collectives' tags).  World-group collectives only."""
+    the group's earlier collectives' tags), over the world or the node's process group."""
     lines = ["# Written by tools/chakra_writer.py WORKLOAD PREFIX --yaml: the trace's nodes as",
              "# trainvp ops, collectives expanded by the writer from their algorithms (ring",
              "# all-reduce, ring all-gather / reduce-scatter, direct all-to-all)."]
@@ -336,13 +336,21 @@ def ops_yaml(traces_, hosts, include=None, description=None):
         lines.append(f"description: {description}")
     lines += ["workload:", "  ops:"]
     N = len(traces_)
-    nodes = list(range(N))
+    # Process groups as workload.chakra numbers them (trace_ops.cpp): 0 the world, then each
+    # named group in name order (a member list seen before keeps its index); a collective's
+    # tags are 2^31 + group x 2^24 + the tags of the group's earlier collectives.
+    named = {a.name[len("pg_ranks."):]: list(a.int64_list.values)
+             for a in traces_[0].meta.attr if a.name.startswith("pg_ranks.")}
+    groups = [list(range(N))]
+    for name in sorted(named):
+        if named[name] not in groups:
+            groups.append(named[name])
     kinds = {ALL_REDUCE: "all_reduce", ALL_GATHER: "all_gather", REDUCE_SCATTER: "reduce_scatter",
              ALL_TO_ALL: "all_to_all"}
     for r, t in enumerate(traces_):
         w = op_writer()
         done = {}
-        tag_next = 0
+        tag_next = [0] * len(groups)
         for n in t.nodes:
             a = {x.name: x for x in n.attr}
             after = [x for d in list(n.ctrl_deps) + list(n.data_deps) for x in done[d]]
@@ -363,13 +371,17 @@ def ops_yaml(traces_, hosts, include=None, description=None):
                 done[n.id] = [w.add(f"op: recv, from: {a['comm_src'].int32_val}, "
                                     f"bytes: {a['comm_size'].int64_val}B, "
                                     f"tag: {a['comm_tag'].int32_val}, unit: comm", after)]
-            elif n.type == COLL and "pg_name" not in a:
+            elif n.type == COLL:
+                g = groups.index(named[a["pg_name"].string_val]) if "pg_name" in a else 0
+                members = groups[g]
+                me, size = members.index(r), len(members)
                 kind = kinds[a["comm_type"].int64_val]
                 elems = a["comm_size"].int64_val // 4
-                rounds = (direct_all_to_all_rounds(N, r, elems) if kind == "all_to_all"
-                          else ring_rounds(kind, N, r, elems))
-                done[n.id] = w.collective(rounds, nodes, (1 << 31) + tag_next, after)
-                tag_next += max_tag(rounds) + 1
+                rounds = (direct_all_to_all_rounds(size, me, elems) if kind == "all_to_all"
+                          else ring_rounds(kind, size, me, elems))
+                done[n.id] = w.collective(rounds, members, (1 << 31) + (g << 24) + tag_next[g],
+                                          after)
+                tag_next[g] += max_tag(rounds) + 1
             else:
                 raise SystemExit(f"ops_yaml: node {n.id} has no op-list form here")
         lines.append(f"    {hosts.format(r)}:")

@@ -10,6 +10,7 @@
 
 #include "noc/chiplet/pe_array_model.h"
 #include "workloads/models/compute_model.h"
+#include "workloads/ops/op.h"
 
 namespace trainvp::noc {
 
@@ -21,6 +22,12 @@ public:
     // pe_array_model::time_layer's forward and backward time_ps, in seconds.
     models::layer_seconds time_layer(const models::layer_info& layer, std::int64_t batch,
                                      std::int64_t bytes_per_value) const override;
+    // An op of an op list on the chiplet (no layer shape; noc/README.md, "Op lists on
+    // chiplets"): compute and gpu_compute as their FLOPs of GEMM work at the arrays' peak, sum
+    // and update as their element-wise FLOPs (ops::work_flops) on the vector path, each with
+    // its memory traffic (ops::memory_bytes) held in the global buffer or streamed from DRAM
+    // (pe_array_model::time_work).  Other kinds take no compute: 0.
+    std::uint64_t op_ps(ops::op_kind kind, double flops, std::uint64_t memory_bytes) const;
     const pe_array_model& array() const { return m_array; }
 
 private:

@@ -70,6 +70,25 @@ pass_timing pe_array_model::pass(const std::vector<gemm_shape>& gemms, std::int6
     return t;
 }
 
+pass_timing pe_array_model::time_work(double matrix_flops, double vector_flops,
+                                      std::uint64_t bytes) const {
+    pass_timing t;
+    const double peak = 2.0 * static_cast<double>(m_cfg.pes) * static_cast<double>(m_cfg.rows) *
+                        static_cast<double>(m_cfg.cols);
+    const auto gemm =
+        static_cast<std::uint64_t>(std::ceil(std::max(0.0, matrix_flops) / peak - 1e-9));
+    t.gemm_macs = static_cast<std::uint64_t>(std::max(0.0, matrix_flops) / 2.0);
+    const double vector_rate = m_cfg.vector_flops_per_cycle * m_cfg.pes;
+    const auto vector =
+        static_cast<std::uint64_t>(std::ceil(std::max(0.0, vector_flops) / vector_rate - 1e-9));
+    t.compute_cycles = gemm + vector;
+    t.footprint_bytes = bytes;
+    t.streamed = bytes > m_cfg.global_buffer_bytes;
+    t.memory_ps = t.streamed ? stream_ps(bytes) : 0;
+    t.time_ps = std::max(cycles_to_ps(t.compute_cycles), t.memory_ps);
+    return t;
+}
+
 layer_timing pe_array_model::time_layer(const models::layer_info& l, std::int64_t n,
                                         std::int64_t bpv) const {
     using models::layer_kind;

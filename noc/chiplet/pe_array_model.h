@@ -68,6 +68,12 @@ public:
     // Forward and backward timing of one layer, for the batch its model was loaded with.
     layer_timing time_layer(const models::layer_info& l, std::int64_t batch,
                             std::int64_t bytes_per_value) const;
+    // Work known only by its FLOPs and bytes (an op of an op list or a trace's compute node: no
+    // layer shape): `matrix_flops` as GEMM multiply-adds (2 FLOPs each) at the arrays' peak,
+    // ceil(flops / (2 pes rows cols)) cycles (the best mapping, since no shape says
+    // otherwise), `vector_flops` on the vector path, and `bytes` of operands held in the global
+    // buffer or streamed from DRAM as a layer's are: time = max(compute, streaming).
+    pass_timing time_work(double matrix_flops, double vector_flops, std::uint64_t bytes) const;
     std::uint64_t cycles_to_ps(std::uint64_t cycles) const;
     // ceil(bytes / dram bandwidth) in ps.
     std::uint64_t stream_ps(std::uint64_t bytes) const;

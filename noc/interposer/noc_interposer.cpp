@@ -1,6 +1,7 @@
 #include "noc/interposer/noc_interposer.h"
 
 #include <cmath>
+#include <limits>
 
 #include "kit/registry.h"
 #include "kit/sim_time.h"
@@ -25,7 +26,10 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
         "A routing set-up with a cyclic channel dependency is rejected. With "
         "traffic.injection_rate > 0 it runs uniform random traffic: warm-up, measurement "
         "window, then drains the measured packets; with collective.algorithm set, an "
-        "all-reduce, and named by a workload.chiplet_training, a training iteration instead.");
+        "all-reduce, and named by a workload.chiplet_training, a training iteration instead. "
+        "Its chiplets run op lists as hosts do (workload.ops / chakra / training naming "
+        "noc.chiplet[c], node id c = row-major index): compute on each chiplet's PE arrays "
+        "(`chiplet`), sends and receives as messages on the network.");
     d.choice("topology", &noc_interposer::m_topology,
              {{"mesh", topology_kind::MESH},
               {"torus", topology_kind::TORUS},
@@ -91,6 +95,11 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             "areas times a leakage density, stated in each key); energy = dynamic + static "
             "power x execution time",
             energy_params::declare);
+    d.group("chiplet", &noc_interposer::m_chiplet,
+            "Op lists only (workload.ops / chakra naming noc.chiplet[c]): each chiplet's PE "
+            "arrays, which time its compute, gpu_compute, sum and update ops (aries.md Table II; "
+            "noc/README.md, 'Op lists on chiplets')",
+            chiplet_compute_params::declare);
     d.choice("cost_basis", &noc_interposer::m_cost_basis,
              {{"equal_width", cost_basis::EQUAL_WIDTH},
               {"equal_bisection", cost_basis::EQUAL_BISECTION}},
@@ -161,7 +170,8 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
            "Step groups (synchronisation steps) of the slowest rank");
     d.headline("iteration_time", &noc_interposer::m_iter_time, "ns",
                "training: one training iteration, max(forward + backward compute, last "
-               "gradient all-reduce) (aries.md Fig. 10's execution time)");
+               "gradient all-reduce) (aries.md Fig. 10's execution time); op lists on the "
+               "chiplets: the completion of the last op");
     d.stat("compute_time", &noc_interposer::m_compute_time, "ns",
            "training: forward + backward pass of one chiplet");
     d.stat("forward_time", &noc_interposer::m_forward_time, "ns",
@@ -345,7 +355,113 @@ noc_interposer::noc_interposer(const sc_core::sc_module_name& name, const params
         }
         make_collective(p);
     }
+    const int chiplets = m_topo->routers();
+    for (int c = 0; c < chiplets; ++c) {
+        m_chiplet_sinks.push_back(std::make_unique<chiplet_sink>(
+            c,
+            [this](int chiplet, std::unique_ptr<ops::op_source> src, const source_loc& where,
+                   const std::string& key, const config_node* given) {
+                take_ops(chiplet, std::move(src), where, key, given);
+            },
+            [this](int chiplet) { return chiplet_ran(chiplet); }));
+    }
     spawn_thread("run", [this] { run(); });
+}
+
+std::vector<workload_units::unit> noc_interposer::units() {
+    std::vector<unit> out;
+    for (std::size_t c = 0; c < m_chiplet_sinks.size(); ++c) {
+        out.push_back(unit{"chiplet[" + std::to_string(c) + "]", static_cast<std::uint32_t>(c),
+                           m_chiplet_sinks[c].get()});
+    }
+    return out;
+}
+
+void noc_interposer::take_ops(int chiplet, std::unique_ptr<ops::op_source> src,
+                              const source_loc& where, const std::string& key,
+                              const config_node* given) {
+    const std::string unit = path() + ".chiplet[" + std::to_string(chiplet) + "]";
+    if (m_chiplets) {
+        throw input_error(where, key,
+                          "op lists for " + unit + ", but " + path() +
+                              " runs the training plan of workload.chiplet_training: one or the "
+                              "other");
+    }
+    if (m_experiment) {
+        throw input_error(where, key,
+                          "op lists for " + unit + ", but " + path() +
+                              " runs uniform random traffic (traffic.injection_rate > 0): set "
+                              "it to 0 to run op lists");
+    }
+    if (m_allreduce) {
+        throw input_error(where, key,
+                          "op lists for " + unit + ", but " + path() +
+                              " runs its own all-reduce (collective.algorithm): leave it unset "
+                              "to run op lists (their collectives are written as ops)");
+    }
+    if (m_bypass.plan != bypass_plan::MANUAL) {
+        throw input_error(where, key,
+                          "op lists for " + unit + ", but " + path() +
+                              ".bypass.plan routes only its collective's pairs; op lists may "
+                              "send between any two chiplets: give bypass.segments instead");
+    }
+    if (!m_ops) {
+        chiplet_op_runner::settings s;
+        s.chiplets = m_topo->routers();
+        s.cycle_ps = m_cycle_ps;
+        s.flit_bytes = static_cast<double>(m_flit_size.bytes);
+        s.packet_flits = static_cast<int>(m_packet_size);
+        s.whole_messages = m_granularity == granularity::MESSAGE;
+        s.split_over_variants = false;
+        s.record_runs = ctx().settings().breakdown;
+        s.keep_names = ctx().spans().enabled();
+        m_ops = std::make_unique<chiplet_op_runner>(s, m_chiplet.config(), path());
+        if (ctx().spans().enabled()) {
+            // Each chiplet's units as tracks, as a host's (host_cpu::record).
+            m_ops->on_span = [this](int c, std::size_t u, std::size_t i,
+                                    const ip::op_window::slot& o, const std::string& name,
+                                    std::uint64_t start_ps, std::uint64_t end_ps) {
+                const std::string label = name.empty() ? std::string(ops::kind_name(o.kind)) +
+                                                             " [" + std::to_string(i) + "]"
+                                                       : name;
+                span_args args;
+                args.op = ops::kind_name(o.kind);
+                args.node = c;
+                switch (o.kind) {
+                    case ops::op_kind::SEND:
+                    case ops::op_kind::RECV:
+                        args.dir = o.kind == ops::op_kind::SEND ? span_args::flow::SEND
+                                                                : span_args::flow::RECV;
+                        args.peer = o.peer;
+                        args.tag = o.tag;
+                        args.bytes = static_cast<std::int64_t>(o.bytes);
+                        break;
+                    case ops::op_kind::COMPUTE:
+                    case ops::op_kind::GPU_COMPUTE:
+                        args.flops = o.flops;
+                        break;
+                    case ops::op_kind::DELAY:
+                        break;
+                    default:
+                        args.bytes = static_cast<std::int64_t>(o.bytes);
+                        break;
+                }
+                ctx().spans().span(path() + ".chiplet[" + std::to_string(c) + "]." +
+                                       ops::unit_name(static_cast<ops::op_unit>(u)),
+                                   label,
+                                   o.phase == ops::op_phase::OTHER ? ops::category(o.kind)
+                                                                   : ops::phase_name(o.phase),
+                                   start_ps, end_ps, args);
+            };
+        }
+    }
+    m_ops->take(chiplet, std::move(src), where, key, given);
+}
+
+workloads::host_run noc_interposer::chiplet_ran(int chiplet) {
+    const std::string name = path() + ".chiplet[" + std::to_string(chiplet) + "]";
+    if (!m_ops) return workloads::host_run{name, static_cast<std::uint32_t>(chiplet), {}, {}};
+    return m_ops->ran(chiplet, name);
 }
 
 collectives::schedule noc_interposer::collective_schedule(const params& p) const {
@@ -387,6 +503,11 @@ chiplet_training_sink::package noc_interposer::chiplet_package() const {
 void noc_interposer::accept_training(std::unique_ptr<chiplet_training> plan,
                                      const source_loc& where, const std::string& key) {
     (void)where;
+    if (m_ops) {
+        throw input_error(where, key,
+                          "a training plan for " + path() +
+                              ", but op lists were given for its chiplets: one or the other");
+    }
     if (!m_collectives->enabled()) {
         throw input_error(m_where, path() + ".collective.algorithm",
                           key +
@@ -446,6 +567,24 @@ void noc_interposer::run() {
         if (at > sim_now()) wait(at - sim_now());
         progress();
     }
+    if (m_ops) {
+        m_ops->attach(*m_net);
+        while (!m_ops->done()) {
+            if (m_net->idle() && m_ops->next_cycle() == std::numeric_limits<std::uint64_t>::max()) {
+                throw sim_error(path() +
+                                ": the chiplets' op lists cannot go on (a receive with "
+                                "no matching send, or ops waiting for each other) at "
+                                "cycle " +
+                                std::to_string(m_net->now()) + ": " + m_ops->pending());
+            }
+            m_net->run_until(m_net->now() + quantum);
+            const sc_core::sc_time at = ps_time(m_net->now() * m_cycle_ps);
+            if (at > sim_now()) wait(at - sim_now());
+            progress();
+        }
+        const sc_core::sc_time at = ps_time(m_ops->end_cycle() * m_cycle_ps);
+        if (at > sim_now()) wait(at - sim_now());
+    }
     if (m_chiplets) {
         // The backward pass may end after the last all-reduce.
         const sc_core::sc_time at = ps_time(m_chiplets->run_end() * m_cycle_ps);
@@ -468,6 +607,7 @@ std::string noc_interposer::pending_work() const {
     if (m_finished) return {};
     if (m_allreduce) return m_allreduce->pending() + " at cycle " + std::to_string(m_net->now());
     if (m_chiplets) return m_chiplets->pending() + " at cycle " + std::to_string(m_net->now());
+    if (m_ops) return m_ops->pending() + " at cycle " + std::to_string(m_net->now());
     return std::to_string(m_net->measured_outstanding()) + " measured packets in flight at cycle " +
            std::to_string(m_net->now());
 }
@@ -487,6 +627,11 @@ void noc_interposer::audit(audit_log& log) const {
                       m_chiplets->pending());
         }
         log.check(path(), "every packet of the collective delivered", net.in_flight() == 0,
+                  std::to_string(net.in_flight()) + " packet(s) in flight");
+    }
+    if (m_ops) {
+        log.check(path(), "every op of the chiplets done", m_ops->done(), m_ops->pending());
+        log.check(path(), "every message of the op lists delivered", net.in_flight() == 0,
                   std::to_string(net.in_flight()) + " packet(s) in flight");
     }
 }
@@ -521,6 +666,9 @@ void noc_interposer::end_of_run() {
             t_ns > 0 ? static_cast<double>(m_collective.size.bytes) / (t_ns * 1e-9) : 0.0);
         m_coll_rounds.set(static_cast<double>(m_allreduce->rounds()));
     }
+    if (m_ops) {
+        m_iter_time.set(static_cast<double>(m_ops->end_cycle() * m_cycle_ps) / 1000.0);
+    }
     if (m_chiplets) {
         const double ns = static_cast<double>(m_cycle_ps) / 1000.0;
         const auto iter = static_cast<double>(m_chiplets->iteration_cycles()) * ns;
@@ -543,6 +691,7 @@ void noc_interposer::end_of_run() {
     std::uint64_t end_cycle = net.now();
     double per_run = 1;
     if (m_allreduce) end_cycle = m_allreduce->finish_cycle();
+    if (m_ops) end_cycle = m_ops->end_cycle();
     if (m_chiplets) {
         end_cycle = m_chiplets->iteration_cycles();
         per_run = static_cast<double>(m_chiplets->iterations());

@@ -5,16 +5,22 @@
 // block's sub-maps: the uniform-random experiment (`traffic:`, noc/traffic/uniform_experiment),
 // one all-reduce (`collective:`, noc/collective/noc_collective), or, handed a training plan by
 // the `chiplet_training` workload section (chiplet_training_sink), a training iteration whose
-// gradient buckets it all-reduces with `collective` when the plan says so (noc/chiplet).
+// gradient buckets it all-reduces with `collective` when the plan says so (noc/chiplet), or,
+// handed op lists for its chiplets (workload.ops / workload.chakra / workload.training naming
+// noc.chiplet[c]: workload_units), those ops on the chiplets' PE arrays and the network
+// (chiplet_op_runner).
 #pragma once
 
 #include <memory>
 
 #include "kit/ip_module.h"
+#include "noc/chiplet/chiplet_compute_params.h"
 #include "noc/chiplet/chiplet_training.h"
 #include "noc/collective/collective_traffic.h"
 #include "noc/collective/noc_collective.h"
 #include "noc/energy/energy_params.h"
+#include "noc/interposer/chiplet_op_runner.h"
+#include "noc/interposer/chiplet_sink.h"
 #include "noc/network/noc_network.h"
 #include "noc/router/router_params.h"
 #include "noc/topology/bypass_params.h"
@@ -22,10 +28,11 @@
 #include "noc/traffic/uniform_experiment.h"
 #include "traces/traced_level.h"
 #include "workloads/drivers/chiplet_training_sink.h"
+#include "workloads/drivers/workload_units.h"
 
 namespace trainvp::noc {
 
-class noc_interposer : public ip_module, public chiplet_training_sink {
+class noc_interposer : public ip_module, public chiplet_training_sink, public workload_units {
 public:
     noc_interposer(const sc_core::sc_module_name& name, const params& p);
     ~noc_interposer() override;
@@ -43,6 +50,8 @@ public:
     package chiplet_package() const override;
     void accept_training(std::unique_ptr<chiplet_training> plan, const source_loc& where,
                          const std::string& key) override;
+    // workload_units: chiplet c as noc.chiplet[c], node id c.
+    std::vector<unit> units() override;
 
 private:
     enum class routing { XY, YX };
@@ -54,6 +63,9 @@ private:
     std::unique_ptr<collective_traffic> make_traffic(const collectives::schedule& s) const;
     void make_collective(const params& p);
     void run();
+    void take_ops(int chiplet, std::unique_ptr<ops::op_source> src, const source_loc& where,
+                  const std::string& key, const config_node* given);
+    workloads::host_run chiplet_ran(int chiplet);
 
     // Params (each key is the member's name without m_).
     topology_kind m_topology = topology_kind::MESH;
@@ -73,6 +85,7 @@ private:
     noc_collective::settings m_collective;
     bypass_params m_bypass;
     energy_params m_energy;
+    chiplet_compute_params m_chiplet;
 
     // Model.
     std::unique_ptr<noc_topology> m_topo;
@@ -82,8 +95,10 @@ private:
     std::unique_ptr<uniform_experiment> m_experiment;
     std::unique_ptr<collective_traffic> m_allreduce;
     std::unique_ptr<chiplet_training> m_chiplets;  // the training iteration, if handed one
-    source_loc m_where;                            // the block's config entry, for messages
-    std::vector<int> m_rank_router;                // router of each rank of the collective
+    std::unique_ptr<chiplet_op_runner> m_ops;      // the chiplets' op lists, if handed any
+    std::vector<std::unique_ptr<chiplet_sink>> m_chiplet_sinks;
+    source_loc m_where;              // the block's config entry, for messages
+    std::vector<int> m_rank_router;  // router of each rank of the collective
     std::uint64_t m_cycle_ps = 1000;
     bool m_finished = false;
     std::uint64_t m_last_cycle = 0;
