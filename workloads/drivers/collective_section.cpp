@@ -15,6 +15,7 @@
 #include "workloads/drivers/section_registry.h"
 #include "workloads/iteration/collective_ops.h"
 #include "workloads/iteration/gradient_generator.h"
+#include "workloads/iteration/op_frontier.h"
 #include "workloads/iteration/training_builder.h"
 #include "workloads/ops/op_list.h"
 #include "workloads/ops/op_source.h"
@@ -426,10 +427,12 @@ std::optional<int> collective_section::hand_out(const config_node& node,
                     if (h.nic && h.nic->runs_collective(it.algorithm)) continue;
                     throw input_error(
                         at("offload"), key_of("offload"),
-                        h.path + " sends through " +
-                            (h.nic ? h.nic->path + ", a " + h.nic->type : std::string("nothing")) +
-                            " that does not run '" + it.algorithm +
-                            "' itself (use fabric.flow with collective: " + it.algorithm + ")");
+                        h.path +
+                            (h.nic ? " sends through " + h.nic->path + ", a " + h.nic->type +
+                                         ", which does not run '" + it.algorithm + "' itself"
+                                   : std::string(" has no NIC (its nic socket is not connected)")) +
+                            ": an offloaded all-reduce needs fabric.flow with collective: " +
+                            it.algorithm);
                 }
                 for (int r = 0; r < world; ++r) {
                     if (hosts[static_cast<std::size_t>(r)].node_id == static_cast<std::uint32_t>(r))
@@ -538,17 +541,7 @@ std::optional<int> collective_section::hand_out(const config_node& node,
                                                          nodes, o);
                     }
                     // What finishes it: its ops that none of its ops waits for.
-                    if (w.ops.size() == first) continue;
-                    std::vector<bool> waited(w.ops.size() - first, false);
-                    for (std::size_t x = first; x < w.ops.size(); ++x) {
-                        for (std::size_t a : w.ops[x].after) {
-                            if (a >= first) waited[a - first] = true;
-                        }
-                    }
-                    w.finish.clear();
-                    for (std::size_t x = first; x < w.ops.size(); ++x) {
-                        if (!waited[x - first]) w.finish.push_back(x);
-                    }
+                    if (w.ops.size() > first) w.finish = workloads::op_frontier(w.ops, 0, first);
                 }
             }
             tag += it.offloaded ? 1 : it.tag_stride;
