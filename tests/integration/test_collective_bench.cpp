@@ -298,5 +298,64 @@ TEST(collective_bench_audit, functional_mode_checks_every_host) {
     EXPECT_EQ(functional, timing + 4);
 }
 
+std::unique_ptr<simulation> sim_of_file(const std::string& name, const std::string& yaml) {
+    const auto dir = test::temp_dir(name);
+    platform_loader loader(registry::global());
+    return std::make_unique<simulation>(loader.load(test::write_file(dir / "c.yaml", yaml)),
+                                        registry::global());
+}
+
+// The all-reduces handed over whole: fpga_ring on smartnic.md's nodes (each host posts one
+// allreduce op to its fpga.allreduce engine) and offload: true on fabric.flow (the fabric runs
+// its `collective`).  Both finish, measured like any other collective (the engines' own timing
+// is checked against their closed forms in test_smartnic_model and tests/unit/fabric).
+TEST(collective_bench_offload, fpga_ring_runs_on_the_smart_nics) {
+    auto sim = sim_of_file(
+        "coll_fpga", "include: " + std::string(TRAINVP_SOURCE_DIR) +
+                         "/configs/papers/smartnic/nodes.yaml\n"
+                         "components:\n"
+                         "  node: {template: smartnic_node, count: 4, fpga: {ring_size: 4}}\n"
+                         "  switch: {type: ethernet.switch, ports: 4, overflow: pause}\n"
+                         "connections:\n"
+                         "  - node[*].link.b_out -> switch.rx[*]\n"
+                         "  - switch.tx[*] -> node[*].link.b_in\n"
+                         "workload:\n"
+                         "  collective: {type: all_reduce, algorithm: fpga_ring, bytes: 4MiB, "
+                         "iterations: 2}\n");
+    sim->elaborate();
+    const run_result r = sim->run();
+    ASSERT_EQ(r.status, run_status::FINISHED) << r.error << r.stall_report;
+    ASSERT_EQ(r.measured.size(), 3u);
+    EXPECT_GT(r.measured[0].value, 0.0);
+    EXPECT_EQ(r.iterations, 2);
+}
+
+TEST(collective_bench_offload, flow_fabric_runs_an_offloaded_all_reduce) {
+    auto sim = sim_of_file(
+        "coll_flow",
+        "simulation: {granularity: flow}\n"
+        "templates:\n"
+        "  n:\n"
+        "    components:\n"
+        "      host: {type: host.cpu, node_id: \"${index}\"}\n"
+        "      mem: {type: memory}\n"
+        "    connections:\n"
+        "      - host.mem -> mem.target[0]\n"
+        "components:\n"
+        "  node: {template: n, count: 16}\n"
+        "  fabric: {type: fabric.flow, endpoints: 16, rate: 10Gb/s, collective: ring}\n"
+        "connections:\n"
+        "  - node[*].host.nic -> fabric.host[*]\n"
+        "  - fabric.notify[*] -> node[*].host.nic_notify\n"
+        "workload:\n"
+        "  collective: {type: all_reduce, algorithm: ring, bytes: 8MiB, offload: "
+        "true}\n");
+    sim->elaborate();
+    const run_result r = sim->run();
+    ASSERT_EQ(r.status, run_status::FINISHED) << r.error << r.stall_report;
+    ASSERT_EQ(r.measured.size(), 3u);
+    EXPECT_GT(r.measured[0].value, 0.0);
+}
+
 }  // namespace
 }  // namespace trainvp
