@@ -147,11 +147,12 @@ void collective_section::declare(section_decl<collective_section>& d) {
     d.required("bytes", &collective_section::m_bytes,
                "Size of the collective as nccl-tests counts it: the vector all-reduced, reduced "
                "or broadcast, the gathered vector (all_gather), the vector reduce-scattered, one "
-               "rank's send buffer (all_to_all); float32 values, so a multiple of 4 B (all_to_all: "
-               "of 4 B x the group's ranks)");
+               "rank's send buffer (all_to_all); float32 values, so a multiple of 4 B "
+               "(all_to_all: of 4 B x the group's ranks)")
+        .range("4B", "16TiB");
     d.param("root", &collective_section::m_root, "0",
             "broadcast and reduce: the root, a rank of each group (0 .. group size - 1)")
-        .at_least("0");
+        .range("0", "2^20");
     d.param("hosts", &collective_section::m_hosts, "",
             "The ranks' hosts, rank r the r-th: a block path, a pattern with [*] or a list of "
             "them; not set: every block that runs ops and has a node_id, in node-id order");
@@ -166,24 +167,24 @@ void collective_section::declare(section_decl<collective_section>& d) {
     d.param("tensor_parallel", &collective_section::m_tensor_parallel, "1",
             "group tp / dp: ranks per tensor-parallel group, dividing the ranks (rank = dp index "
             "x tensor_parallel + tp index, as Megatron-LM places them)")
-        .at_least("1");
+        .range("1", "2^20");
     d.param("groups", &collective_section::m_groups, "",
             "Communicator groups given as lists of ranks ([[0, 2], [1, 3]]), disjoint and "
             "covering every rank, all running the collective at the same time (instead of "
             "group)");
     d.param("segments", &collective_section::m_segments, "1",
             "ring and chain_broadcast: pieces each block is pipelined in")
-        .at_least("1");
+        .range("1", "2^20");
     d.param("rows", &collective_section::m_rows, "0",
             "ring_2d: rows of the group's rank grid (0: the square root of its ranks)")
-        .at_least("0");
+        .range("0", "2^20");
     d.param("levels", &collective_section::m_levels, "2",
             "hierarchical_ring: levels of equal size ranks^(1/levels)")
-        .at_least("1");
+        .range("1", "8");
     d.param("iterations", &collective_section::m_iterations, "1",
             "Times the collective runs, each after the previous one on each rank (timing; "
             "functional mode checks one)")
-        .at_least("1");
+        .range("1", "2^20");
     d.choice("data", &collective_section::m_functional, {{"timing", false}, {"functional", true}},
              "timing",
              "timing (sizes only) or functional (real float32 values, every rank's result "
