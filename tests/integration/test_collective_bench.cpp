@@ -330,26 +330,48 @@ TEST(collective_bench_offload, fpga_ring_runs_on_the_smart_nics) {
     EXPECT_EQ(r.iterations, 2);
 }
 
+// smartnic.md's nodes keep their template's ring of 6 cards on 4 nodes: card 3 sends to card 4,
+// which no switch port reaches.  The run fails with the switch's message (it crashed before:
+// the engine's stack-owned frame extension was freed by the payload while the error unwound).
+TEST(collective_bench_offload, an_fpga_ring_larger_than_the_nodes_fails_cleanly) {
+    auto sim = sim_of_file("coll_fpga6", "include: " + std::string(TRAINVP_SOURCE_DIR) +
+                                             "/configs/papers/smartnic/nodes.yaml\n"
+                                             "components:\n"
+                                             "  node: {template: smartnic_node, count: 4}\n"
+                                             "  switch: {type: ethernet.switch, ports: 4}\n"
+                                             "connections:\n"
+                                             "  - node[*].link.b_out -> switch.rx[*]\n"
+                                             "  - switch.tx[*] -> node[*].link.b_in\n"
+                                             "workload:\n"
+                                             "  collective: {type: all_reduce, algorithm: "
+                                             "fpga_ring, bytes: 1MiB}\n");
+    sim->elaborate();
+    const run_result r = sim->run();
+    EXPECT_EQ(r.status, run_status::FAILED);
+    EXPECT_NE(r.error.find("is addressed to node 4, which no port reaches"), std::string::npos)
+        << r.error;
+}
+
 TEST(collective_bench_offload, flow_fabric_runs_an_offloaded_all_reduce) {
-    auto sim = sim_of_file(
-        "coll_flow",
-        "simulation: {granularity: flow}\n"
-        "templates:\n"
-        "  n:\n"
-        "    components:\n"
-        "      host: {type: host.cpu, node_id: \"${index}\"}\n"
-        "      mem: {type: memory}\n"
-        "    connections:\n"
-        "      - host.mem -> mem.target[0]\n"
-        "components:\n"
-        "  node: {template: n, count: 16}\n"
-        "  fabric: {type: fabric.flow, endpoints: 16, rate: 10Gb/s, collective: ring}\n"
-        "connections:\n"
-        "  - node[*].host.nic -> fabric.host[*]\n"
-        "  - fabric.notify[*] -> node[*].host.nic_notify\n"
-        "workload:\n"
-        "  collective: {type: all_reduce, algorithm: ring, bytes: 8MiB, offload: "
-        "true}\n");
+    auto sim =
+        sim_of_file("coll_flow",
+                    "simulation: {granularity: flow}\n"
+                    "templates:\n"
+                    "  n:\n"
+                    "    components:\n"
+                    "      host: {type: host.cpu, node_id: \"${index}\"}\n"
+                    "      mem: {type: memory}\n"
+                    "    connections:\n"
+                    "      - host.mem -> mem.target[0]\n"
+                    "components:\n"
+                    "  node: {template: n, count: 16}\n"
+                    "  fabric: {type: fabric.flow, endpoints: 16, rate: 10Gb/s, collective: ring}\n"
+                    "connections:\n"
+                    "  - node[*].host.nic -> fabric.host[*]\n"
+                    "  - fabric.notify[*] -> node[*].host.nic_notify\n"
+                    "workload:\n"
+                    "  collective: {type: all_reduce, algorithm: ring, bytes: 8MiB, offload: "
+                    "true}\n");
     sim->elaborate();
     const run_result r = sim->run();
     ASSERT_EQ(r.status, run_status::FINISHED) << r.error << r.stall_report;
