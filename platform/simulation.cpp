@@ -281,7 +281,7 @@ void simulation::elaborate() {
 void simulation::hand_out_workload() {
     const block_index platform(m_by_path, m_desc);
     m_iterations = drivers::hand_out_workload(m_desc.workload, platform, m_desc.settings.seed,
-                                              m_ctx.spans().enabled());
+                                              m_ctx.spans().enabled(), &m_measures);
 }
 
 void simulation::trace_to(const std::string& file_base, const vcd_options& opt) {
@@ -672,6 +672,9 @@ run_result simulation::run(const run_progress_hook* hook) {
             r.has_breakdown = r.breakdown.error.empty();
             r.iterations = m_iterations;
             r.bottlenecks = phase_bottlenecks(runs, r.end_time.value());
+            for (const drivers::run_measure& m : m_measures) {
+                for (drivers::measured_stat& x : m(runs)) r.measured.push_back(std::move(x));
+            }
         }
     }
     add_counter_tracks(r.end_time.value());
@@ -782,6 +785,11 @@ stats_report simulation::report(const run_result& r) const {
         counter n;
         n += static_cast<std::uint64_t>(r.iterations);
         rep.add("iteration", "breakdown", "iterations", "1", n);
+    }
+    for (const drivers::measured_stat& m : r.measured) {
+        scalar v;
+        v.set(m.value);
+        rep.add(m.block, m.type, m.name, m.unit, v);
     }
     visit_stats(
         [&](const ip_module& b, const stat_decl& s, const std::string& name, const void* v) {
@@ -930,6 +938,9 @@ run_summary simulation::make_summary(const run_result& r) const {
                 " in all; frames dropped by links: " + n(down) + " while down, " + n(corrupted) +
                 " corrupted; frames the NICs lost: " + n(lost) + ", resent: " + n(resent));
         }
+    }
+    for (const drivers::measured_stat& m : r.measured) {
+        s.stats.push_back({m.type, m.block, m.name, m.unit, m.value});
     }
     s.audited = r.audited;
     s.audit_checks = r.audit_checks;

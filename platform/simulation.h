@@ -18,6 +18,7 @@
 #include "traces/run_summary.h"
 #include "traces/stats_report.h"
 #include "traces/traced_level.h"
+#include "workloads/drivers/workload_section.h"
 #include "workloads/iteration/critical_path.h"
 
 namespace trainvp {
@@ -47,6 +48,9 @@ struct run_result {
     // Per phase of the iteration (compute, communication), the busiest resource of each kind
     // and its utilisation in that phase, most loaded first (simulation::phase_bottlenecks).
     std::vector<std::string> bottlenecks;
+    // What the workload's sections measured from the hosts' runs (workload.collective's time
+    // and bandwidths per collective), written to the stats and the summary.
+    std::vector<drivers::measured_stat> measured;
 };
 
 // Called during a run, between slices of sc_start, at most every `period_s` of wall time:
@@ -129,6 +133,7 @@ private:
     std::map<std::string, ip_module*> m_by_path;
     std::unique_ptr<controller> m_controller;
     int m_iterations = 1;
+    std::vector<drivers::run_measure> m_measures;  // the workload sections' (hand_out_workload)
     sc_core::sc_trace_file* m_vcd = nullptr;
     std::string m_vcd_base;
     std::unique_ptr<vcd_limits> m_vcd_limits;

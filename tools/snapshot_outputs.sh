@@ -32,7 +32,7 @@ run() {
     echo "$name: exit $?"
 }
 for c in host_gpu incast pcie_dma star5 training_ring training_ring_inceptionn \
-    training_wa two_nodes traffic_to_memory noc_aries_bw_ring noc_aries_bypass \
+    training_wa two_nodes traffic_to_memory noc_aries_bw_ring noc_aries_bypass collective_bench \
     noc_aries_tree_allreduce noc_chiplet_training noc_mesh_uniform noc_ring_allreduce; do
     run "ex_$c" "configs/examples/$c.yaml"
 done

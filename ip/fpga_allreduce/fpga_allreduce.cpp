@@ -11,6 +11,19 @@
 
 namespace trainvp::ip {
 
+namespace {
+// Clears a stack-owned extension from a stack payload when it goes out of scope, even on an
+// exception.
+template <typename E>
+struct extension_back {
+    tlm::tlm_generic_payload& trans;
+    E* ext;
+    ~extension_back() { trans.clear_extension(ext); }
+};
+template <typename E>
+extension_back(tlm::tlm_generic_payload&, E*) -> extension_back<E>;
+}  // namespace
+
 using sc_core::sc_time;
 
 void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
@@ -270,8 +283,13 @@ void fpga_allreduce::send_frame(packet_ext& ext, const sc_time& ready) {
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     trans.set_extension(&ext);
     sc_time delay = sc_core::SC_ZERO_TIME;
-    eth_tx->b_transport(trans, delay);
-    trans.clear_extension(&ext);
+    {
+        // The extension is ours (on the stack), not the payload's: taken back even when the
+        // network throws (a frame for a node it does not have), so that the payload's destructor
+        // does not free it and the network's error reaches the user instead of a crash.
+        const extension_back back{trans, &ext};
+        eth_tx->b_transport(trans, delay);
+    }
     m_link_free = std::max(s.end, sim_now() + delay);
     m_tx_wire += ext.wire;
     progress_until(m_link_free);
@@ -400,8 +418,10 @@ void fpga_allreduce::ctrl_thread() {
         trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         trans.set_extension(&note);
         sc_time delay = sc_core::SC_ZERO_TIME;
-        notify->b_transport(trans, delay);
-        trans.clear_extension(&note);
+        {
+            const extension_back back{trans, &note};
+            notify->b_transport(trans, delay);
+        }
         progress();
     }
 }

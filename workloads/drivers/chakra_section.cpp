@@ -1,7 +1,6 @@
 #include "workloads/drivers/chakra_section.h"
 
 #include <filesystem>
-#include <map>
 #include <memory>
 
 #include "core/error.h"
@@ -102,47 +101,9 @@ std::optional<int> chakra_section::hand_out(const config_node& node, const hand_
     if (m_trace.empty()) throw input_error(trace_node->loc(), trace_key, "an empty path prefix");
 
     // The hosts, rank r the r-th.
-    const host_roster roster(ctx.platform);
-    std::vector<host> hosts;
-    const config_node* hv = node.is_map() ? node.find("hosts") : nullptr;
-    if (hv != nullptr) {
-        std::vector<std::pair<config_node, std::string>> items;
-        if (m_hosts.is_seq()) {
-            for (std::size_t i = 0; i < m_hosts.items().size(); ++i) {
-                items.emplace_back(m_hosts.items()[i], base + ".hosts[" + std::to_string(i) + "]");
-            }
-        } else {
-            items.emplace_back(m_hosts, base + ".hosts");
-        }
-        for (const auto& [v, key] : items) {
-            param_decl pd;
-            pd.name = "hosts";
-            pd.kind = param_kind::STRING;
-            for (host& h : roster.resolve(param_parse::to_string(v, pd, key), v.loc(), key)) {
-                hosts.push_back(std::move(h));
-            }
-        }
-    } else {
-        std::map<std::uint32_t, std::string> by_id;
-        for (const std::string& p : ctx.platform.paths()) {
-            const std::optional<block_facts> b = ctx.platform.block(p);
-            if (b && b->sink != nullptr && b->node_id) by_id.emplace(*b->node_id, p);
-        }
-        for (const auto& [id, p] : by_id) hosts.push_back(roster.find(p, node.loc(), base));
-        // (A chiplet package's chiplets are among them: noc.chiplet[c], node id c.)
-        if (hosts.empty())
-            throw input_error(node.loc(), base, "the platform has no block that runs ops");
-    }
-    for (std::size_t i = 0; i < hosts.size(); ++i) {
-        for (std::size_t j = 0; j < i; ++j) {
-            if (hosts[j].node_id == hosts[i].node_id) {
-                throw input_error(hosts[i].loc, base + ".hosts",
-                                  hosts[i].path + " has node_id " +
-                                      std::to_string(hosts[i].node_id) + ", as has " +
-                                      hosts[j].path + ": every rank needs its own node id");
-            }
-        }
-    }
+    const std::vector<host> hosts = host_roster(ctx.platform)
+                                        .ranks(node.is_map() ? node.find("hosts") : nullptr,
+                                               node.loc(), base + ".hosts", "a trace's op lists");
     const int world = static_cast<int>(hosts.size());
 
     // The traces: PREFIX.0.et .. PREFIX.<world-1>.et, relative to the config, and no more.

@@ -113,6 +113,11 @@ workloads::gradient_spec parse_gradient(const config_node& g, const std::string&
 
 }  // namespace
 
+workloads::gradient_spec read_gradient(const config_node& gradient, const std::string& key,
+                                       std::uint64_t seed) {
+    return parse_gradient(gradient, key, seed);
+}
+
 functional_check::functional_check(const config_node& gradient, const std::string& key,
                                    std::uint64_t seed)
     : m_loc(gradient.loc()), m_key(key), m_spec(parse_gradient(gradient, key, seed)) {}

@@ -15,6 +15,12 @@
 
 namespace trainvp::drivers {
 
+// Reads a `gradient` map (key `key`) as functional_check does: {distribution: normal, mean,
+// stddev, seed} (or uniform with low/high, laplace with mean/scale, file with path); the seed
+// defaults to `seed`.  Shared with workload.collective's functional mode.
+workloads::gradient_spec read_gradient(const config_node& gradient, const std::string& key,
+                                       std::uint64_t seed);
+
 class functional_check {
 public:
     // Reads `gradient` (key `key`): {distribution: normal, mean, stddev, seed} (or uniform with

@@ -18,7 +18,7 @@ std::string one_of(const std::vector<std::string>& names) {
 }  // namespace
 
 int hand_out_workload(const config_node& w, const platform_query& platform, std::uint64_t seed,
-                      bool op_names) {
+                      bool op_names, std::vector<run_measure>* measures) {
     int iterations = 1;
     if (w.is_nil()) return iterations;
     if (!w.is_map()) {
@@ -33,7 +33,7 @@ int hand_out_workload(const config_node& w, const platform_query& platform, std:
                               "unknown workload key" + did_you_mean(e.key, reg.names()) +
                                   "; expected " + one_of(reg.names()));
         }
-        const hand_out_context ctx{*s, platform, seed, op_names};
+        const hand_out_context ctx{*s, platform, seed, op_names, measures};
         if (const std::optional<int> n = s->create()->hand_out(e.value, ctx)) iterations = *n;
     }
     return iterations;

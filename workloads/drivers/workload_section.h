@@ -15,6 +15,7 @@
 #include "core/config_node.h"
 #include "core/param_decl.h"
 #include "workloads/drivers/platform_query.h"
+#include "workloads/iteration/critical_path.h"
 
 namespace trainvp::drivers {
 
@@ -41,6 +42,21 @@ private:
     section_info& m_info;
 };
 
+// A statistic a section measures from what the hosts ran, after a finished run (the collective
+// benchmark's time and bandwidths per collective): written to stats.json under `block` (a name
+// of the section's, "collective[0]") and printed in the run summary with the blocks' headline
+// statistics.
+struct measured_stat {
+    std::string block;  // "collective[0]"
+    std::string type;   // "workload.collective"
+    std::string name;   // "time", "algbw", ...
+    std::string unit;   // "ns", "B/s", "B", "1"
+    double value = 0.0;
+};
+// Computes a section's statistics from every host's run (host_run::name is the block's path).
+using run_measure =
+    std::function<std::vector<measured_stat>(const std::vector<workloads::host_run>&)>;
+
 // What a section is handed besides its entry.
 struct hand_out_context {
     const section_info& section;
@@ -49,6 +65,8 @@ struct hand_out_context {
     // Whether generated ops carry their names (the timeline records them); without, a host asks
     // its source for an op's name when it reports an error.
     bool op_names = false;
+    // Where a section leaves what it measures after the run (null: nobody asks).
+    std::vector<run_measure>* measures = nullptr;
 };
 
 class workload_section {

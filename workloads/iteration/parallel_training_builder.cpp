@@ -77,6 +77,18 @@ struct list_writer {
     }
 };
 
+// The writer of iteration `it` of a rank's list (each scheme's: sharded, tensor, pipeline): its
+// collectives' tags start at the iteration's.
+list_writer writer_for(std::vector<op>& list, std::size_t first, const parallel_options& o, int it,
+                       std::uint32_t tags_per_iteration, std::uint64_t bytes_per_value) {
+    return list_writer{list,
+                       first,
+                       o.workers,
+                       static_cast<std::uint32_t>(it) * tags_per_iteration,
+                       static_cast<std::uint32_t>(bytes_per_value),
+                       o.tos};
+}
+
 std::vector<int> iota_ranks(std::size_t n) {
     std::vector<int> r(n);
     std::iota(r.begin(), r.end(), 0);
@@ -345,12 +357,7 @@ void parallel_training_builder::sharded(std::vector<op>& list, std::size_t rank,
     const std::uint64_t bpv = static_cast<std::uint64_t>(m_model.bytes_per_value());
     const bool full = m_options.sharding == sharding_mode::FULL;
     const std::string prefix = iteration_prefix(m_options.iterations, it);
-    list_writer w{list,
-                  first,
-                  m_options.workers,
-                  static_cast<std::uint32_t>(it) * m_tags_per_iteration,
-                  static_cast<std::uint32_t>(bpv),
-                  m_options.tos};
+    list_writer w = writer_for(list, first, m_options, it, m_tags_per_iteration, bpv);
     const std::vector<int> all = iota_ranks(N);
 
     std::vector<std::uint64_t> offset(n, 0);
@@ -452,12 +459,7 @@ void parallel_training_builder::tensor(std::vector<op>& list, std::size_t rank, 
     const int D = static_cast<int>(ranks()) / T;
     const std::uint64_t bpv = static_cast<std::uint64_t>(m_model.bytes_per_value());
     const std::string prefix = iteration_prefix(m_options.iterations, it);
-    list_writer w{list,
-                  first,
-                  m_options.workers,
-                  static_cast<std::uint32_t>(it) * m_tags_per_iteration,
-                  static_cast<std::uint32_t>(bpv),
-                  m_options.tos};
+    list_writer w = writer_for(list, first, m_options, it, m_tags_per_iteration, bpv);
     const collectives::parallel_groups g = collectives::make_parallel_groups(T, D);
     const std::vector<int>& tp = g.tensor_parallel[rank / static_cast<std::size_t>(T)];
     const std::vector<int>& dp = g.data_parallel[rank % static_cast<std::size_t>(T)];
@@ -513,12 +515,7 @@ void parallel_training_builder::pipeline(std::vector<op>& list, std::size_t rank
     const int s = static_cast<int>(rank) % S;
     const std::uint64_t bpv = static_cast<std::uint64_t>(m_model.bytes_per_value());
     const std::string prefix = iteration_prefix(m_options.iterations, it);
-    list_writer w{list,
-                  first,
-                  m_options.workers,
-                  static_cast<std::uint32_t>(it) * m_tags_per_iteration,
-                  static_cast<std::uint32_t>(bpv),
-                  m_options.tos};
+    list_writer w = writer_for(list, first, m_options, it, m_tags_per_iteration, bpv);
     const std::size_t lo = m_stage_bounds[static_cast<std::size_t>(s)];
     const std::size_t hi = m_stage_bounds[static_cast<std::size_t>(s) + 1];
     const std::uint64_t weights = training_builder::k_weight_base;

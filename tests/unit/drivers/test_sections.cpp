@@ -135,8 +135,8 @@ struct cluster {
 
 TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_order) {
     const section_registry& r = section_registry::global();
-    EXPECT_EQ(r.names(),
-              (std::vector<std::string>{"chakra", "chiplet_training", "ops", "probe", "training"}));
+    EXPECT_EQ(r.names(), (std::vector<std::string>{"chakra", "chiplet_training", "collective",
+                                                   "ops", "probe", "training"}));
     std::vector<std::string> keys;
     for (const param_decl& d : r.find("training")->params) keys.push_back(d.name);
     EXPECT_EQ(
@@ -152,9 +152,10 @@ TEST(section_registry, holds_ops_and_training_with_training_params_in_declared_o
 
 TEST(hand_out, an_unknown_section_names_the_registered_ones) {
     cluster c(2);
-    EXPECT_EQ(error_of("workload:\n  trainig: {}\n", c.platform),
-              "t.yaml:2:3: error: workload.trainig: unknown workload key (did you mean "
-              "'training'?); expected chakra, chiplet_training, ops, probe or training");
+    EXPECT_EQ(
+        error_of("workload:\n  trainig: {}\n", c.platform),
+        "t.yaml:2:3: error: workload.trainig: unknown workload key (did you mean "
+        "'training'?); expected chakra, chiplet_training, collective, ops, probe or training");
 }
 
 // workload.chakra's short form on 4 hosts: every host (by node id) is a rank and takes the data
@@ -176,6 +177,58 @@ TEST(hand_out, chakra_hands_each_rank_its_trace_as_ops) {
                        three.platform),
               "t.yaml:2:19: error: workload.chakra.trace: there is a trace " + prefix +
                   ".3.et but only 3 hosts: the job has more ranks than hosts");
+}
+
+// workload.collective on 4 hosts: a ring all-gather of 3 rounds (a send and a receive each),
+// twice, then a binomial broadcast from rank 1 (relative ranks from the root: rank 1 sends to
+// rank 3, then to rank 2 while rank 3 sends to rank 0): 12 + 1, 12 + 2, 12 + 1, 12 + 2 ops.  After the run
+// its measure gives each collective's time per iteration (first op's start to last op's end over
+// every rank, / iterations), algbw = bytes / time and busbw (nccl-tests: x (n-1)/n all-gather,
+// x 1 broadcast).
+TEST(hand_out, collective_hands_each_rank_its_schedule_and_measures_it) {
+    cluster c(4);
+    const config_node doc = config_node::parse(
+        "workload:\n  collective:\n"
+        "    - {type: all_gather, bytes: 4096B, iterations: 2}\n"
+        "    - {type: broadcast, root: 1, bytes: 4096B}\n",
+        "t.yaml");
+    std::vector<run_measure> measures;
+    EXPECT_EQ(hand_out_workload(*doc.find("workload"), c.platform, 1, false, &measures), 1);
+    const std::size_t want[] = {13, 14, 13, 14};
+    for (std::size_t r = 0; r < 4; ++r) {
+        EXPECT_EQ(c.sinks[r]->sources, 1);
+        EXPECT_EQ(c.sinks[r]->ops, want[r]) << r;
+        EXPECT_EQ(c.sinks[r]->key, "workload.collective");
+    }
+    ASSERT_EQ(measures.size(), 1u);
+    // Each host's run: the all-gather's 12 ops from 1 us to 9 us on node[0] (2 to 10 us on the
+    // others), the broadcast's from 10 to 14 us.
+    std::vector<workloads::host_run> runs;
+    for (std::size_t r = 0; r < 4; ++r) {
+        workloads::host_run h;
+        h.name = "node[" + std::to_string(r) + "].host";
+        for (std::size_t i = 0; i < want[r]; ++i) {
+            workloads::op_run o;
+            const bool gather = i < 12;
+            o.start_ps = gather ? (r == 0 ? 1000000 : 2000000) : 10000000;
+            o.end_ps = gather ? (r == 0 ? 9000000 : 10000000) : 14000000;
+            h.add(o, {});
+        }
+        runs.push_back(std::move(h));
+    }
+    const std::vector<measured_stat> m = measures[0](runs);
+    ASSERT_EQ(m.size(), 6u);
+    EXPECT_EQ(m[0].block, "collective[0]");
+    EXPECT_EQ(m[0].type, "workload.collective");
+    EXPECT_EQ(m[0].name, "time");
+    EXPECT_DOUBLE_EQ(m[0].value, 4500.0);  // (10 - 1) us / 2 iterations, in ns
+    EXPECT_EQ(m[1].name, "algbw");
+    EXPECT_DOUBLE_EQ(m[1].value, 4096 / 4.5e-6);
+    EXPECT_EQ(m[2].name, "busbw");
+    EXPECT_DOUBLE_EQ(m[2].value, 4096 / 4.5e-6 * 3.0 / 4.0);
+    EXPECT_EQ(m[3].block, "collective[1]");
+    EXPECT_DOUBLE_EQ(m[3].value, 4000.0);
+    EXPECT_DOUBLE_EQ(m[5].value, m[4].value);  // broadcast: busbw = algbw
 }
 
 TEST(hand_out, a_section_registered_outside_reads_its_declared_params) {
