@@ -48,11 +48,7 @@ public:
     virtual void declare_messages(ops::message_pairing& pairs) const { (void)pairs; }
     // Where the message entry with `index` (declare_messages) was given: the op's value
     // `field` ("to", "from", "bytes"), its full key and the op as a message names it.
-    struct message_site {
-        source_loc where;
-        std::string key;
-        std::string what;  // "op 'r1' (recv)"
-    };
+    using message_site = ops::message_pairing::site;
     virtual message_site site_of_message(std::size_t index, const char* field) const;
     // The bytes of address space the block serves at its target sockets (a memory's size), or
     // 0 when it is not a memory.

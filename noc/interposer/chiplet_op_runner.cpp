@@ -25,6 +25,32 @@ std::string chiplet_op_runner::describe(int c, std::size_t i) const {
     return m_owner + ".chiplet[" + std::to_string(c) + "]: op '" + name + "'";
 }
 
+void chiplet_op_runner::declare_messages(ops::message_pairing& pairs, const void* owner) const {
+    for (const given_message& g : m_given) {
+        ops::message_pairing::entry e = g.e;
+        e.owner = owner;
+        if (g.send) {
+            pairs.add_send(e);
+        } else {
+            pairs.add_recv(e);
+        }
+    }
+}
+
+ops::message_pairing::site chiplet_op_runner::site_of(std::size_t index, const char* field) const {
+    const given_message& g = m_given.at(index);
+    ops::message_pairing::site s;
+    s.what = g.what;
+    s.key = g.key + "[" + std::to_string(g.op) + "]." + field;
+    s.where = g.list->loc();
+    if (g.list->is_seq() && g.op < g.list->items().size()) {
+        const config_node& item = g.list->items()[g.op];
+        const config_node* v = item.find(field);
+        s.where = v != nullptr ? v->loc() : item.loc();
+    }
+    return s;
+}
+
 void chiplet_op_runner::take(int chiplet, std::unique_ptr<ops::op_source> src,
                              const source_loc& where, const std::string& key,
                              const config_node* given) {
@@ -40,6 +66,24 @@ void chiplet_op_runner::take(int chiplet, std::unique_ptr<ops::op_source> src,
         // the first stands for all, as host.cpu checks it.
         for (std::size_t k = 0; k < first.size(); ++k) {
             const ops::op& o = first[k];
+            if (given != nullptr && (o.kind == op_kind::SEND || o.kind == op_kind::RECV)) {
+                given_message g;
+                g.send = o.kind == op_kind::SEND;
+                const auto self = static_cast<std::uint32_t>(chiplet);
+                g.e = {g.send ? self : o.peer,
+                       g.send ? o.peer : self,
+                       o.tag,
+                       o.bytes,
+                       m_given.size(),
+                       nullptr};
+                g.list = given;
+                g.op = k;
+                g.key = key;
+                const std::string name = o.name.empty() ? st->window.source().name_of(k) : o.name;
+                g.what = "op " + (name.empty() ? "[" + std::to_string(k) + "]" : "'" + name + "'") +
+                         " (" + ops::kind_name(o.kind) + ")";
+                m_given.push_back(std::move(g));
+            }
             std::string problem, field;
             switch (o.kind) {
                 case op_kind::COPY_TO_HOST:

@@ -37,6 +37,7 @@
 #include "noc/chiplet/pe_array_compute_model.h"
 #include "noc/network/traffic_source.h"
 #include "workloads/iteration/critical_path.h"
+#include "workloads/ops/message_pairing.h"
 #include "workloads/ops/op_source.h"
 
 namespace trainvp::noc {
@@ -66,6 +67,11 @@ public:
     // in a message; null for a generated stream.
     void take(int chiplet, std::unique_ptr<ops::op_source> src, const source_loc& where,
               const std::string& key, const config_node* given = nullptr);
+    // The sends, receives of the lists written out in the config (`given`), for the validation
+    // phase to pair (workloads/ops/message_pairing.h), each entry's `owner` the given one and
+    // `index` what site_of takes.
+    void declare_messages(ops::message_pairing& pairs, const void* owner) const;
+    ops::message_pairing::site site_of(std::size_t index, const char* field) const;
     bool has(int chiplet) const { return m_streams[static_cast<std::size_t>(chiplet)] != nullptr; }
     bool empty() const { return m_taken == 0; }
 
@@ -134,6 +140,16 @@ private:
     std::string m_owner;
     std::vector<std::unique_ptr<stream>> m_streams;  // per chiplet; null: no ops
     std::size_t m_taken = 0;
+    // The written-out lists' sends and receives (declare_messages).
+    struct given_message {
+        bool send = false;
+        ops::message_pairing::entry e;
+        const config_node* list = nullptr;  // the chiplet's list as written
+        std::size_t op = 0;                 // its index there
+        std::string key;                    // the list's key
+        std::string what;                   // "op 'r1' (recv)"
+    };
+    std::vector<given_message> m_given;
     std::vector<message> m_messages;
     // Wake-ups (cycle, order, chiplet, unit): a unit sleeping until its op may start or end.
     using wakeup = std::tuple<std::uint64_t, std::uint64_t, int, std::size_t>;

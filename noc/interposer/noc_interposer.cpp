@@ -458,6 +458,15 @@ void noc_interposer::take_ops(int chiplet, std::unique_ptr<ops::op_source> src,
     m_ops->take(chiplet, std::move(src), where, key, given);
 }
 
+void noc_interposer::declare_messages(ops::message_pairing& pairs) const {
+    if (m_ops) m_ops->declare_messages(pairs, this);
+}
+
+ip_module::message_site noc_interposer::site_of_message(std::size_t index,
+                                                        const char* field) const {
+    return m_ops->site_of(index, field);
+}
+
 workloads::host_run noc_interposer::chiplet_ran(int chiplet) {
     const std::string name = path() + ".chiplet[" + std::to_string(chiplet) + "]";
     if (!m_ops) return workloads::host_run{name, static_cast<std::uint32_t>(chiplet), {}, {}};

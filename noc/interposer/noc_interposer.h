@@ -43,6 +43,9 @@ public:
     std::string pending_work() const override;
     void end_of_run() override;
     void audit(audit_log& log) const override;
+    // The chiplets' written-out op lists (chiplet_op_runner::declare_messages).
+    void declare_messages(ops::message_pairing& pairs) const override;
+    message_site site_of_message(std::size_t index, const char* field) const override;
 
     const noc_network& network() const { return *m_net; }
 

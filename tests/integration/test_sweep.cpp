@@ -160,26 +160,36 @@ TEST(sweep, runs_every_point_and_writes_one_row_each) {
 
 TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
     auto dir = test::temp_dir("sweep_failed");
-    // Point 1 writes past the end of the memory behind a PCIe link (which the validation phase
-    // does not follow): the run fails (exit 1) with its error; point 2's latency is out of the
-    // param's range: bad input (exit 2) found when the blocks are built.
-    test::write_file(dir / "base.yaml",
-                     "components:\n"
-                     "  node:\n"
-                     "    count: 1\n"
-                     "    components:\n"
-                     "      gen: {type: traffic.generator, message_size: 4KiB}\n"
-                     "      pcie: {type: pcie.link}\n"
-                     "      mem: {type: memory}\n"
-                     "    connections:\n"
-                     "      - gen.out -> pcie.dev\n"
-                     "      - pcie.host -> mem.target\n");
+    // Node 0 sends 1 kB from its cpu unit after a compute of 1e7 FLOPs and 2 kB from its comm
+    // unit after 20 us; node 1 receives 1 kB, then 2 kB.  At 1 TFLOP/s the compute takes 10 us
+    // and the messages arrive in list order; at 100 GFLOP/s it takes 100 us, the 2 kB message
+    // arrives first and node 1's first receive takes it: the run fails (exit 1) with its
+    // error, which only the run shows (the validation phase pairs sends and receives in list
+    // order).  Point 2 sets as many comm cores as cores, a relation between two params: bad
+    // input (exit 2) found when the blocks are built.  (A value out of its param's range is
+    // refused before any point runs: tests/configs/bad_sweeps.)
+    test::write_file(
+        dir / "base.yaml",
+        "include: " +
+            (fs::path(TRAINVP_SOURCE_DIR) / "tests/configs/bad/includes/two_hosts.yaml").string() +
+            "\n"
+            "workload:\n"
+            "  ops:\n"
+            "    node[0].host:\n"
+            "      - {op: compute, flops: 1e7, name: c}\n"
+            "      - {op: send, to: 1, bytes: 1kB, unit: cpu, after: [c]}\n"
+            "      - {op: delay, time: 20us, unit: comm, name: d}\n"
+            "      - {op: send, to: 1, bytes: 2kB, unit: comm, after: [d]}\n"
+            "    node[1].host:\n"
+            "      - {op: recv, from: 0, bytes: 1kB}\n"
+            "      - {op: recv, from: 0, bytes: 2kB}\n");
     const std::string grid = test::write_file(dir / "grid.yaml",
                                               "base: base.yaml\n"
                                               "grid:\n"
                                               "  - zip:\n"
-                                              "      node[0].gen.address: [0, 20GiB, 0]\n"
-                                              "      node[*].mem.latency: [80ns, 90ns, -1ns]\n");
+                                              "      node[0].host.peak: [1TFLOP/s, 100GFLOP/s, "
+                                              "1TFLOP/s]\n"
+                                              "      node[0].host.comm_cores: [0, 0, 28]\n");
     auto r = trainvp("sweep " + grid + " --jobs 2 --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.out.find("sweep: 3 points, 1 finished, 2 failed"), std::string::npos) << r.out;
@@ -189,9 +199,11 @@ TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
     EXPECT_EQ(rows[1][status], "finished");
     EXPECT_EQ(rows[1][error], "");
     EXPECT_EQ(rows[2][status], "failed");
-    EXPECT_EQ(rows[2][error], "node[0].gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE");
+    EXPECT_EQ(rows[2][error],
+              "node[1].host: op [0] (recv) expects 1000 B from node 0 with tag 0, but the message "
+              "has 2000 B");
     EXPECT_EQ(rows[3][status], "bad_input");
-    EXPECT_NE(rows[3][error].find("node[0].mem.latency"), std::string::npos) << rows[3][error];
+    EXPECT_NE(rows[3][error].find("node[0].host.comm_cores"), std::string::npos) << rows[3][error];
 }
 
 TEST(sweep, results_are_not_reused_after_the_base_config_changed) {

@@ -13,7 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
+
+#include "core/config_node.h"
 
 namespace trainvp::ops {
 
@@ -44,6 +47,14 @@ public:
         std::size_t sends = 0;
         std::size_t recvs = 0;
         std::uint32_t missing = 0;  // ALLREDUCE_MISSING
+    };
+
+    // Where an entry was given, for the error at it: the op's value `field` ("to", "from",
+    // "bytes", "tag"), its full key, and the op as a message names it ("op 'r1' (recv)").
+    struct site {
+        source_loc where;
+        std::string key;
+        std::string what;
     };
 
     void add_send(const entry& e) { m_sends.push_back(e); }
