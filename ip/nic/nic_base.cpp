@@ -203,8 +203,7 @@ void nic_base::begin_message() {
     // by frame, as its frames' contents are processed one by one.
     // With faults declared on a link, frame by frame: each frame meets them on its own
     // (ip/ethernet/README.md, "Faults").
-    r.trains =
-        m_message_level && !d.data && sends_trains() && !ctx().frame_faults();
+    r.trains = m_message_level && !d.data && sends_trains() && !ctx().frame_faults();
     r.lost.clear();
     r.resend = false;
     if (!r.trains) {

@@ -39,8 +39,8 @@ public:
     // node_id, in node-id order (an error at `loc` when there is none; `what` names the
     // section's work for a platform whose only runner is a chiplet package).  Two ranks on one
     // node id are an error.
-    std::vector<host> ranks(const config_node* hosts, const source_loc& loc,
-                            const std::string& key, const std::string& what) const;
+    std::vector<host> ranks(const config_node* hosts, const source_loc& loc, const std::string& key,
+                            const std::string& what) const;
 
 private:
     const platform_query& m_platform;

@@ -181,9 +181,9 @@ TEST(hand_out, chakra_hands_each_rank_its_trace_as_ops) {
 
 // workload.collective on 4 hosts: a ring all-gather of 3 rounds (a send and a receive each),
 // twice, then a binomial broadcast from rank 1 (relative ranks from the root: rank 1 sends to
-// rank 3, then to rank 2 while rank 3 sends to rank 0): 12 + 1, 12 + 2, 12 + 1, 12 + 2 ops.  After the run
-// its measure gives each collective's time per iteration (first op's start to last op's end over
-// every rank, / iterations), algbw = bytes / time and busbw (nccl-tests: x (n-1)/n all-gather,
+// rank 3, then to rank 2 while rank 3 sends to rank 0): 12 + 1, 12 + 2, 12 + 1, 12 + 2 ops.  After
+// the run its measure gives each collective's time per iteration (first op's start to last op's end
+// over every rank, / iterations), algbw = bytes / time and busbw (nccl-tests: x (n-1)/n all-gather,
 // x 1 broadcast).
 TEST(hand_out, collective_hands_each_rank_its_schedule_and_measures_it) {
     cluster c(4);
