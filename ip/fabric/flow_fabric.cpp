@@ -204,14 +204,18 @@ void flow_fabric::plan_collective(const params& p) {
     } else if (g == 0) {
         g = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(n))));
     }
+    const collectives::collective_info* info =
+        collectives::collective_registry::global().find(m_collective);
+    // Only grid collectives use the group; a default that does not divide the endpoints is
+    // then one row, as a collective that ignores it never reads it.
+    const bool grid_collective = info != nullptr && (info->needs.grid || info->needs.even_grid);
+    if (m_group == 0 && !grid_collective && (g == 0 || m_endpoints % g != 0)) g = m_endpoints;
     if (g == 0 || m_endpoints % g != 0) {
         throw refuse("group", "a group of " + std::to_string(g) + " ranks does not divide the " +
                                   std::to_string(m_endpoints) + " endpoints");
     }
     m_args.cols = static_cast<int>(g);
     m_args.rows = static_cast<int>(m_endpoints / g);
-    const collectives::collective_info* info =
-        collectives::collective_registry::global().find(m_collective);
     if (info != nullptr && info->needs.aggregator) {
         throw refuse("collective", "'" + m_collective +
                                        "' needs an aggregator rank; the fabric runs all-reduces "
@@ -220,8 +224,7 @@ void flow_fabric::plan_collective(const params& p) {
     try {
         collectives::collective_registry::global().check(m_collective, m_args);
     } catch (const std::invalid_argument& e) {
-        const bool grid = info != nullptr && (info->needs.grid || info->needs.even_grid);
-        throw refuse(grid                                           ? "group"
+        throw refuse(grid_collective                                ? "group"
                      : info != nullptr && info->needs.perfect_power ? "levels"
                                                                     : "collective",
                      std::string("the collective cannot run on these endpoints: ") + e.what());

@@ -175,6 +175,21 @@ TEST(flow_fabric, a_collective_not_every_endpoint_posts_is_refused_before_the_ru
         << e;
 }
 
+// 8 endpoints on one switch: the default group (the whole-number square root, 3) does not
+// divide them; a ring never reads it, ring_2d needs it.  (One elaboration per test process.)
+TEST(flow_fabric, a_default_group_that_does_not_divide_is_no_matter_to_a_ring) {
+    auto sim = make_sim(hosts(8, allreduce_ops(8, "1MiB")));
+    sim->elaborate();
+    EXPECT_EQ(sim->run().status, run_status::FINISHED);
+}
+
+TEST(flow_fabric, a_default_group_that_does_not_divide_is_refused_for_a_grid_collective) {
+    const std::string e =
+        elaboration_error(hosts(8, allreduce_ops(8, "1MiB"), "flow", ", collective: ring_2d"));
+    EXPECT_NE(e.find("a group of 3 ranks does not divide the 8 endpoints"), std::string::npos)
+        << e;
+}
+
 TEST(flow_fabric, needs_the_flow_granularity) {
     const std::string e = elaboration_error(hosts(2, R"(    node[0].host: []
 )",
