@@ -22,6 +22,9 @@ public:
     // The node ids (their `node_id` params) of the blocks that run ops, sorted, without repeats:
     // the ids a send can reach and a receive can hear from.
     virtual const std::vector<std::uint32_t>& op_node_ids() const = 0;
+    // Every block of the platform, in config order (a block that must find its like: the
+    // cards of a ring).
+    virtual const std::vector<const ip_module*>& blocks() const = 0;
 
     // The memory that requests leaving `self` by `socket` land in: the block the socket
     // reaches, followed through blocks that pass requests on (a PCIe link passes what arrives

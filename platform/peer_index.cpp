@@ -18,6 +18,7 @@ peer_index::peer_index(const std::map<std::string, ip_module*>& by_path, const p
     const block_index blocks(by_path, desc);
     std::map<std::uint32_t, std::string> owner;
     for (const instance_desc& inst : desc.instances) {
+        if (auto it = by_path.find(inst.path); it != by_path.end()) m_blocks.push_back(it->second);
         const std::optional<drivers::block_facts> f = blocks.block(inst.path);
         if (!f || f->sink == nullptr || !f->node_id) continue;
         m_node_ids.push_back(*f->node_id);

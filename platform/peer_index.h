@@ -22,6 +22,7 @@ public:
 
     const ip_module* target_of(const ip_module& self, const std::string& socket) const override;
     const std::vector<std::uint32_t>& op_node_ids() const override { return m_node_ids; }
+    const std::vector<const ip_module*>& blocks() const override { return m_blocks; }
 
     // The sends and receives of the op lists known before the run (ip_module::
     // declare_messages) paired across `blocks`: throws input_error at the first receive no
@@ -35,6 +36,7 @@ private:
     // "node[0].host.mem" -> the block path its connection names ("node[0].mem").
     std::unordered_map<std::string, std::string> m_target_block;
     std::vector<std::uint32_t> m_node_ids;
+    std::vector<const ip_module*> m_blocks;           // in config order
     std::vector<std::uint32_t> m_allreduce_node_ids;  // sorted
 };
 

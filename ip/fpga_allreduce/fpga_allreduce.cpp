@@ -177,6 +177,41 @@ void fpga_allreduce::declare(type_decl<fpga_allreduce>& d) {
     d.signal("requests", &fpga_allreduce::m_queue_level, "Requests queued or running");
 }
 
+void fpga_allreduce::validate_peers(const peer_view& peers) const {
+    // Positions taken, by the first card (config order) at each.
+    std::map<std::uint64_t, const fpga_allreduce*> at;
+    for (const ip_module* b : peers.blocks()) {
+        const auto* card = dynamic_cast<const fpga_allreduce*>(b);
+        if (card == nullptr) continue;
+        if (card->m_ring_size != m_ring_size) {
+            throw input_error(m_ring_size_loc, path() + ".ring_size",
+                              "a ring of " + std::to_string(m_ring_size) + " cards, but " +
+                                  card->path() + " is in a ring of " +
+                                  std::to_string(card->m_ring_size) +
+                                  ": the cards of one ring agree on its size");
+        }
+        const auto [it, fresh] = at.emplace(card->m_node_id, card);
+        if (!fresh && card == this) {
+            throw input_error(m_node_id_loc, path() + ".node_id",
+                              "position " + std::to_string(m_node_id) + " of the ring is " +
+                                  it->second->path() + "'s already");
+        }
+    }
+    if (at.size() == m_ring_size) return;
+    std::string missing;
+    int listed = 0;
+    for (std::uint64_t k = 0; k < m_ring_size && listed < 8; ++k) {
+        if (at.count(k) != 0) continue;
+        missing += (listed++ ? ", " : "") + std::to_string(k);
+    }
+    throw input_error(m_ring_size_loc, path() + ".ring_size",
+                      "a ring of " + std::to_string(m_ring_size) + " cards, but the platform has " +
+                          std::to_string(at.size()) + " fpga.allreduce card" +
+                          (at.size() == 1 ? "" : "s") + ", none at position" +
+                          (listed == 1 ? " " : "s ") + missing +
+                          " (node_id): a card sends to the card at node_id + 1 mod ring_size");
+}
+
 fpga_allreduce::fpga_allreduce(const sc_core::sc_module_name& name, const params& p)
     : ip_module(name, p) {
     p.apply(*this);
@@ -185,6 +220,9 @@ fpga_allreduce::fpga_allreduce(const sc_core::sc_module_name& name, const params
         const config_node* v = p.find(key);
         throw input_error(v ? v->loc() : p.where(), path() + "." + key, what);
     };
+    m_ring_size_loc = m_node_id_loc = p.where();
+    if (const config_node* v = p.find("ring_size")) m_ring_size_loc = v->loc();
+    if (const config_node* v = p.find("node_id")) m_node_id_loc = v->loc();
     if (m_node_id >= m_ring_size) {
         fail("node_id", std::to_string(m_node_id) + " is not a position in a ring of " +
                             std::to_string(m_ring_size) + " cards (0.." +

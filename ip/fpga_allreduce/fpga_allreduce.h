@@ -58,6 +58,9 @@ public:
     std::string pending_work() const override;
     void end_of_run() override;
     bool takes_allreduce_ops() const override { return true; }
+    // The ring's cards: every position 0..ring_size-1 is one fpga.allreduce card of the
+    // platform with this ring_size, so that each card's successor exists.
+    void validate_peers(const peer_view& peers) const override;
 
     // Credit frames carry this tag (data frames carry the request's sequence number).
     static constexpr std::uint32_t k_credit_tag = 0xFFFFFFFFu;
@@ -104,6 +107,7 @@ private:
     // Params.
     std::uint64_t m_node_id = 0;
     std::uint64_t m_ring_size = 0;
+    source_loc m_ring_size_loc, m_node_id_loc;
     units::bandwidth m_rate;
     std::uint64_t m_lanes = 0;
     units::frequency m_clock;
