@@ -11,6 +11,8 @@
 #include "core/config_node.h"
 #include "core/did_you_mean.h"
 #include "core/input_file.h"
+#include "core/param_decl.h"
+#include "kit/registry.h"
 #include "platform/platform_loader.h"
 
 namespace trainvp {
@@ -53,9 +55,18 @@ std::vector<std::string> value_list(const config_node& v, const std::string& key
     }
     if (v.items().empty()) throw input_error(v.loc(), key, "the list of values is empty");
     std::vector<std::string> out;
+    std::vector<source_loc> at;
     for (const auto& item : v.items()) {
         if (item.is_nil()) throw input_error(item.loc(), key, "empty value in the list");
         out.push_back(set_text(item));
+        // The same value twice would run the same point twice under two names.
+        const auto same = std::find(out.begin(), out.end() - 1, out.back());
+        if (same != out.end() - 1) {
+            throw input_error(item.loc(), key,
+                              "value '" + out.back() + "' is listed twice (first at " +
+                                  at[static_cast<std::size_t>(same - out.begin())].str() + ")");
+        }
+        at.push_back(item.loc());
     }
     return out;
 }
@@ -211,7 +222,21 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
     platform_loader loader(reg);
     for (auto& pt : s.m_points) {
         try {
-            const std::string resolved = resolved_yaml(loader.load(s.m_base, pt.sets), reg);
+            const platform_desc desc = loader.load(s.m_base, pt.sets);
+            // The values the sweep gives are parsed here as their blocks would parse them
+            // (a time where a bandwidth belongs, a range): an error before any point runs.
+            for (const auto& inst : desc.instances) {
+                for (const auto& p : inst.params) {
+                    if (p.value.loc().file.rfind("--set", 0) != 0) continue;
+                    const type_info* t = reg.find(inst.type);
+                    if (t == nullptr) continue;
+                    for (const auto& d : t->params) {
+                        if (d.name == p.name)
+                            param_parse::check(p.value, d, inst.path + "." + p.name);
+                    }
+                }
+            }
+            const std::string resolved = resolved_yaml(desc, reg);
             std::uint64_t h = 1469598103934665603ull;
             for (unsigned char c : resolved) {
                 h ^= c;
