@@ -48,7 +48,8 @@ std::string name_part(const std::string& v) {
     return out.empty() ? "-" : out;
 }
 
-std::vector<std::string> value_list(const config_node& v, const std::string& key) {
+// `distinct`: a plain axis's values (zipped lists may repeat a value: the point is the tuple).
+std::vector<std::string> value_list(const config_node& v, const std::string& key, bool distinct) {
     if (!v.is_seq()) {
         throw input_error(v.loc(), key,
                           std::string("expected a list of values, got ") + v.kind_name());
@@ -61,7 +62,7 @@ std::vector<std::string> value_list(const config_node& v, const std::string& key
         out.push_back(set_text(item));
         // The same value twice would run the same point twice under two names.
         const auto same = std::find(out.begin(), out.end() - 1, out.back());
-        if (same != out.end() - 1) {
+        if (distinct && same != out.end() - 1) {
             throw input_error(item.loc(), key,
                               "value '" + out.back() + "' is listed twice (first at " +
                                   at[static_cast<std::size_t>(same - out.begin())].str() + ")");
@@ -166,7 +167,7 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
                 const std::string zkey = key + ".zip." + z.key;
                 add_path(z.key, z.key_loc, zkey);
                 a.paths.push_back(z.key);
-                a.values.push_back(value_list(z.value, zkey));
+                a.values.push_back(value_list(z.value, zkey, false));
                 if (a.values.back().size() != a.values.front().size()) {
                     throw input_error(z.value.loc(), zkey,
                                       "has " + std::to_string(a.values.back().size()) +
@@ -179,7 +180,7 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
         } else {
             add_path(e.key, e.key_loc, key + "." + e.key);
             a.paths.push_back(e.key);
-            a.values.push_back(value_list(e.value, key + "." + e.key));
+            a.values.push_back(value_list(e.value, key + "." + e.key, true));
         }
         axes.push_back(std::move(a));
     }

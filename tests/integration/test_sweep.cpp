@@ -161,8 +161,10 @@ TEST(sweep, runs_every_point_and_writes_one_row_each) {
 TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
     auto dir = test::temp_dir("sweep_failed");
     // Point 1 writes past the end of the memory behind a PCIe link (which the validation phase
-    // does not follow): the run fails (exit 1) with its error; point 2's latency is out of the
-    // param's range: bad input (exit 2) found when the blocks are built.
+    // does not follow): the run fails (exit 1) with its error; point 2's region is smaller
+    // than a message, a relation between two params: bad input (exit 2) found when the blocks
+    // are built.  (A value out of its param's range is refused before any point runs:
+    // tests/configs/bad_sweeps/value_of_wrong_family.)
     test::write_file(dir / "base.yaml",
                      "components:\n"
                      "  node:\n"
@@ -179,7 +181,7 @@ TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
                                               "grid:\n"
                                               "  - zip:\n"
                                               "      node[0].gen.address: [0, 20GiB, 0]\n"
-                                              "      node[*].mem.latency: [80ns, 90ns, -1ns]\n");
+                                              "      node[*].gen.region: [1GiB, 1GiB, 1KiB]\n");
     auto r = trainvp("sweep " + grid + " --jobs 2 --out " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.out.find("sweep: 3 points, 1 finished, 2 failed"), std::string::npos) << r.out;
@@ -191,7 +193,7 @@ TEST(sweep, a_failed_point_is_recorded_and_the_others_run) {
     EXPECT_EQ(rows[2][status], "failed");
     EXPECT_EQ(rows[2][error], "node[0].gen: message 0 failed: TLM_ADDRESS_ERROR_RESPONSE");
     EXPECT_EQ(rows[3][status], "bad_input");
-    EXPECT_NE(rows[3][error].find("node[0].mem.latency"), std::string::npos) << rows[3][error];
+    EXPECT_NE(rows[3][error].find("node[0].gen.region"), std::string::npos) << rows[3][error];
 }
 
 TEST(sweep, results_are_not_reused_after_the_base_config_changed) {
