@@ -107,10 +107,16 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
             base->loc(), "base",
             "cannot open config file '" + s.m_base + "': it is " + kind + ", not a regular file");
     }
-    if (!fs::is_regular_file(s.m_base)) {
+    // The non-throwing overload: a name the system refuses (longer than NAME_MAX: fuzz_sweep
+    // found it an internal error) is a bad input like a missing file.
+    std::error_code ec;
+    if (!fs::is_regular_file(s.m_base, ec)) {
         throw input_error(base->loc(), "base",
-                          "cannot open config file '" + s.m_base +
-                              "' (a relative name is relative to the sweep file)");
+                          "cannot open config file '" + s.m_base + "'" +
+                              (ec && ec != std::errc::no_such_file_or_directory
+                                   ? ": " + ec.message()
+                                   : std::string(" (a relative name is relative to the sweep "
+                                                 "file)")));
     }
 
     // Where each path was written, to point errors from loading the base config at the sweep
