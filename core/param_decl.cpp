@@ -255,6 +255,48 @@ double to_quantity(const config_node& v, const param_decl& d, const std::string&
     return parse_quantity(v, d, key);
 }
 
+void check(const config_node& v, const param_decl& d, const std::string& key) {
+    switch (d.kind) {
+        case param_kind::BOOL:
+            to_bool(v, d, key);
+            return;
+        case param_kind::INT:
+            to_int(v, d, key);
+            return;
+        case param_kind::REAL:
+            to_real(v, d, key);
+            return;
+        case param_kind::STRING:
+            to_string(v, d, key);
+            return;
+        case param_kind::ENUM:
+            to_choice(v, d, key);
+            return;
+        case param_kind::REAL_LIST:
+            to_real_list(v, d, key);
+            return;
+        case param_kind::GROUP:
+            group_values(v, d, key);
+            return;
+        case param_kind::NODE:
+        case param_kind::GROUP_LIST:
+            return;
+        case param_kind::TIME:
+        case param_kind::FREQUENCY:
+        case param_kind::SIZE:
+        case param_kind::BANDWIDTH:
+        case param_kind::COMPUTE:
+        case param_kind::ENERGY:
+        case param_kind::ENERGY_PER_BIT:
+        case param_kind::ENERGY_PER_BIT_LENGTH:
+        case param_kind::LENGTH:
+        case param_kind::POWER:
+        case param_kind::POWER_PER_LENGTH:
+            to_quantity(v, d, key);
+            return;
+    }
+}
+
 namespace {
 // A group left out, written empty (`router:`) or given as an empty default has no entries.
 bool empty_group(const config_node& v) {

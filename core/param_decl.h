@@ -99,6 +99,10 @@ const std::vector<config_node>& group_items(const config_node& v, const param_de
                                             const std::string& key);
 // Parses a range bound given as text in the declaration (a programming error if invalid).
 double bound(const std::string& text, param_kind k);
+// Parses `v` as `d` would and drops the value: the same input_error `d.apply` would throw, with
+// no object to store into (a sweep checks every point's values before it runs any).  A GROUP
+// checks its keys, not their values; NODE and GROUP_LIST are read by their owners.
+void check(const config_node& v, const param_decl& d, const std::string& key);
 }  // namespace param_parse
 
 // Fluent builder returned by param declarations: `.range("1", "64")`, `.required()`.

@@ -147,6 +147,75 @@ const unit_def* find_unit(const std::string& symbol) {
     return nullptr;
 }
 
+bool same_ignoring_case(const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(a[i])) !=
+            std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
+    }
+    return true;
+}
+
+std::string shortest(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+}
+
+// What an unknown unit most likely meant: the same letters in another case ("gb" for GB),
+// bits where bytes are wanted ("Gb" for a size), a metric prefix or FLOP on a plain number
+// ("1GFLOP" for 1e9), hours or minutes for a time.
+std::string unit_hint(const std::string& symbol, double number, family want) {
+    struct prefix {
+        const char* name;
+        double scale;
+    };
+    // exp: the power of ten a decimal prefix stands for (0: a binary prefix or none).
+    struct prefix_exp {
+        const char* name;
+        double scale;
+        int exp;
+    };
+    static const prefix_exp k_prefixes[] = {
+        {"", 1.0, 0},         {"k", 1e3, 3},          {"K", 1e3, 3},   {"M", 1e6, 6},
+        {"G", 1e9, 9},        {"T", 1e12, 12},        {"P", 1e15, 15}, {"Ki", 1024.0, 0},
+        {"Mi", 1048576.0, 0}, {"Gi", 1073741824.0, 0}};
+    if (want == family::SIZE) {
+        for (const auto& p : k_prefixes) {
+            if (symbol == std::string(p.name) + "b" || symbol == std::string(p.name) + "bit") {
+                return " (" + symbol +
+                       " counts bits; a size is in bytes: " + shortest(number / 8.0) + p.name +
+                       "B)";
+            }
+        }
+    }
+    for (const auto& u : k_units) {
+        if (u.fam == want && u.scale != 0.0 && same_ignoring_case(symbol, u.symbol)) {
+            return " (did you mean '" + std::string(u.symbol) + "'? units are case-sensitive)";
+        }
+    }
+    if (want == family::NUMBER) {
+        for (const auto& p : k_prefixes) {
+            const std::string n = p.name;
+            if ((!n.empty() && symbol == n) || symbol == n + "FLOP" || symbol == n + "FLOPs") {
+                return " (a plain number takes no unit or prefix: write " +
+                       (p.exp > 0 ? shortest(number) + "e" + std::to_string(p.exp)
+                                  : shortest(number * p.scale)) +
+                       ")";
+            }
+        }
+    }
+    if (want == family::TIME) {
+        static const prefix k_long[] = {{"min", 60.0},     {"h", 3600.0},    {"hour", 3600.0},
+                                        {"hours", 3600.0}, {"day", 86400.0}, {"days", 86400.0}};
+        for (const auto& p : k_long) {
+            if (symbol == p.name) return " (write " + shortest(number * p.scale) + "s)";
+        }
+    }
+    return "";
+}
+
 }  // namespace
 
 const char* family_name(family f) {
@@ -244,6 +313,7 @@ std::optional<quantity> parse(const std::string& raw, family want, std::string& 
         why = "unknown unit '" + symbol + "' in '" + raw + "'; a " + family_name(want) +
               " is written e.g. " + family_example(want);
         if (symbol == "GT/s") why += " (give the link rate in Gb/s, or use the PCIe gen param)";
+        why += unit_hint(symbol, number, want);
         return std::nullopt;
     }
     if (u->fam != want) {

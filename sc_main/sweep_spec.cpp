@@ -11,6 +11,8 @@
 #include "core/config_node.h"
 #include "core/did_you_mean.h"
 #include "core/input_file.h"
+#include "core/param_decl.h"
+#include "kit/registry.h"
 #include "platform/platform_loader.h"
 
 namespace trainvp {
@@ -46,16 +48,26 @@ std::string name_part(const std::string& v) {
     return out.empty() ? "-" : out;
 }
 
-std::vector<std::string> value_list(const config_node& v, const std::string& key) {
+// `distinct`: a plain axis's values (zipped lists may repeat a value: the point is the tuple).
+std::vector<std::string> value_list(const config_node& v, const std::string& key, bool distinct) {
     if (!v.is_seq()) {
         throw input_error(v.loc(), key,
                           std::string("expected a list of values, got ") + v.kind_name());
     }
     if (v.items().empty()) throw input_error(v.loc(), key, "the list of values is empty");
     std::vector<std::string> out;
+    std::vector<source_loc> at;
     for (const auto& item : v.items()) {
         if (item.is_nil()) throw input_error(item.loc(), key, "empty value in the list");
         out.push_back(set_text(item));
+        // The same value twice would run the same point twice under two names.
+        const auto same = std::find(out.begin(), out.end() - 1, out.back());
+        if (distinct && same != out.end() - 1) {
+            throw input_error(item.loc(), key,
+                              "value '" + out.back() + "' is listed twice (first at " +
+                                  at[static_cast<std::size_t>(same - out.begin())].str() + ")");
+        }
+        at.push_back(item.loc());
     }
     return out;
 }
@@ -95,10 +107,16 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
             base->loc(), "base",
             "cannot open config file '" + s.m_base + "': it is " + kind + ", not a regular file");
     }
-    if (!fs::is_regular_file(s.m_base)) {
+    // The non-throwing overload: a name the system refuses (longer than NAME_MAX: fuzz_sweep
+    // found it an internal error) is a bad input like a missing file.
+    std::error_code ec;
+    if (!fs::is_regular_file(s.m_base, ec)) {
         throw input_error(base->loc(), "base",
-                          "cannot open config file '" + s.m_base +
-                              "' (a relative name is relative to the sweep file)");
+                          "cannot open config file '" + s.m_base + "'" +
+                              (ec && ec != std::errc::no_such_file_or_directory
+                                   ? ": " + ec.message()
+                                   : std::string(" (a relative name is relative to the sweep "
+                                                 "file)")));
     }
 
     // Where each path was written, to point errors from loading the base config at the sweep
@@ -155,7 +173,7 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
                 const std::string zkey = key + ".zip." + z.key;
                 add_path(z.key, z.key_loc, zkey);
                 a.paths.push_back(z.key);
-                a.values.push_back(value_list(z.value, zkey));
+                a.values.push_back(value_list(z.value, zkey, false));
                 if (a.values.back().size() != a.values.front().size()) {
                     throw input_error(z.value.loc(), zkey,
                                       "has " + std::to_string(a.values.back().size()) +
@@ -168,7 +186,7 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
         } else {
             add_path(e.key, e.key_loc, key + "." + e.key);
             a.paths.push_back(e.key);
-            a.values.push_back(value_list(e.value, key + "." + e.key));
+            a.values.push_back(value_list(e.value, key + "." + e.key, true));
         }
         axes.push_back(std::move(a));
     }
@@ -211,7 +229,21 @@ sweep_spec sweep_spec::load(const std::string& path, const registry& reg) {
     platform_loader loader(reg);
     for (auto& pt : s.m_points) {
         try {
-            const std::string resolved = resolved_yaml(loader.load(s.m_base, pt.sets), reg);
+            const platform_desc desc = loader.load(s.m_base, pt.sets);
+            // The values the sweep gives are parsed here as their blocks would parse them
+            // (a time where a bandwidth belongs, a range): an error before any point runs.
+            for (const auto& inst : desc.instances) {
+                for (const auto& p : inst.params) {
+                    if (p.value.loc().file.rfind("--set", 0) != 0) continue;
+                    const type_info* t = reg.find(inst.type);
+                    if (t == nullptr) continue;
+                    for (const auto& d : t->params) {
+                        if (d.name == p.name)
+                            param_parse::check(p.value, d, inst.path + "." + p.name);
+                    }
+                }
+            }
+            const std::string resolved = resolved_yaml(desc, reg);
             std::uint64_t h = 1469598103934665603ull;
             for (unsigned char c : resolved) {
                 h ^= c;

@@ -251,6 +251,12 @@ void host_cpu::take_ops(std::unique_ptr<ops::op_source> src, const source_loc& w
     // each), so the first stands for all.
     check_units(first, 0, where, key);
     note_peer_uses(first, 0, where, key);
+    m_only_empty_ops =
+        m_ops.chunks_total() == 1 && std::all_of(first.begin(), first.end(), [](const ops::op& o) {
+            return o.kind != op_kind::SEND && o.kind != op_kind::RECV &&
+                   o.kind != op_kind::ALLREDUCE && o.flops == 0.0 && o.bytes == 0 &&
+                   o.delay_ps == 0;
+        });
     m_ops.materialise(std::move(first));
 }
 

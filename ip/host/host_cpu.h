@@ -78,7 +78,9 @@ public:
 
     bool is_driver() const override { return true; }
     bool finished() const override { return m_finished; }
-    bool has_work() const override { return total_ops() > 0; }
+    // Work is an op that takes time: a message (a zero-byte one is a barrier), or a FLOP, a
+    // byte or a delay.  A given list whose every op has none of them would end at time 0.
+    bool has_work() const override { return total_ops() > 0 && !m_only_empty_ops; }
     std::string pending_work() const override;
     void validate_peers(const peer_view& peers) const override;
     void declare_messages(ops::message_pairing& pairs) const override;
@@ -226,6 +228,7 @@ private:
     bool m_has_accel = false;     // `accel` is bound (check_units)
     bool m_finished = false;
     bool m_has_workload = false;
+    bool m_only_empty_ops = false;  // a one-chunk list whose ops all take no time (has_work)
     // What validate_peers checks (note_peer_uses): an op with where it was given.
     struct op_use {
         std::string what;  // "op 'name' (recv)"

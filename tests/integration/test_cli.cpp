@@ -396,6 +396,29 @@ TEST(cli, a_config_with_nothing_to_run_is_an_input_error) {
     // Blocks without work: tests/configs/bad/host_without_ops.yaml, workload_gives_no_work.yaml.
 }
 
+// Issue 29's empty and degenerate platforms (tests/configs/bad/degenerate_*: an empty file,
+// templates only, an empty `components:`, blocks that nothing drives, ops that do no work)
+// are input errors naming the file with --vcd too (a run that never starts once failed inside
+// the VCD writer), and write nothing.
+TEST(cli, degenerate_platforms_are_input_errors_with_vcd_too) {
+    auto dir = test::temp_dir("degenerate");
+    std::size_t n = 0;
+    for (const std::string& stem : bad_configs()) {
+        if (stem.rfind("degenerate_", 0) != 0) continue;
+        ++n;
+        const std::string rel = "tests/configs/bad/" + stem;
+        const fs::path out = dir / stem;
+        auto r = trainvp("run " + rel + ".yaml --vcd --out " + out.string());
+        EXPECT_EQ(r.exit_code, 2) << stem << "\n" << r.err;
+        EXPECT_EQ(r.err, test::read_file(fs::path(TRAINVP_SOURCE_DIR) / (rel + ".expected")))
+            << stem;
+        EXPECT_EQ(r.err.rfind(rel + ".yaml: error: ", 0), 0u) << "names the file: " << r.err;
+        EXPECT_FALSE(fs::exists(out / "stats.json")) << stem;
+        EXPECT_FALSE(fs::exists(out / "waves.vcd")) << stem;
+    }
+    EXPECT_EQ(n, 5u);
+}
+
 // --vcd-max-size: tracing stops once the file reaches the size, with a warning naming the
 // simulated time; --vcd-window and --vcd-signals errors are input errors.
 TEST(cli, vcd_size_limit_window_and_signal_errors) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -36,6 +37,24 @@ std::vector<std::string> examples() {
     return names;
 }
 
+// Compiler parity (issue 29): with TRAINVP_PARITY_BIN naming another build's trainvp (the
+// sanitizer run, scripts/test_sanitizers.sh, names the gcc build's for its clang build), the
+// run in `dir`/a is repeated with it and every output must be byte-identical.  Nothing is
+// ignored: stats.json, stats.csv, timeline.json and config.resolved.yaml hold no wall time,
+// host name or binary path (the wall time is only in the printed summary, not compared), and
+// `run.config` is the path as given, the same for both.
+void expect_same_with_other_compiler(const std::string& config, const fs::path& dir) {
+    const char* other = std::getenv("TRAINVP_PARITY_BIN");
+    if (other == nullptr || *other == '\0') return;
+    auto r = test::run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + other + " run " +
+                               config + " --quiet --out " + (dir / "other").string());
+    ASSERT_EQ(r.exit_code, 0) << other << ": " << r.err;
+    for (const char* f : {"stats.json", "stats.csv", "timeline.json", "config.resolved.yaml"}) {
+        EXPECT_TRUE(test::read_file(dir / "a" / f) == test::read_file(dir / "other" / f))
+            << f << " differs between " << TRAINVP_BIN << " and " << other;
+    }
+}
+
 class example : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(example, runs_to_completion_and_is_deterministic) {
@@ -50,6 +69,7 @@ TEST_P(example, runs_to_completion_and_is_deterministic) {
     for (const char* f : {"stats.json", "stats.csv", "timeline.json", "config.resolved.yaml"}) {
         EXPECT_TRUE(test::read_file(dir / "a" / f) == test::read_file(dir / "b" / f)) << f;
     }
+    expect_same_with_other_compiler(config, dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(configs, example, ::testing::ValuesIn(examples()),
@@ -76,6 +96,7 @@ TEST_P(paper_config, runs_to_completion_and_is_deterministic) {
     for (const char* f : {"stats.json", "stats.csv", "timeline.json", "config.resolved.yaml"}) {
         EXPECT_TRUE(test::read_file(dir / "a" / f) == test::read_file(dir / "b" / f)) << f;
     }
+    expect_same_with_other_compiler("configs/papers/" + GetParam() + ".yaml", dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(configs, paper_config, ::testing::ValuesIn(k_paper_configs),

@@ -306,6 +306,31 @@ void model_loader::read_parameters(const config_node* n) {
             fail(entry.key_loc, key,
                  "a parameter name is a letter or '_' followed by letters, digits or '_'");
         }
+        // A default naming itself or a parameter declared after it: say so, not "unknown".
+        if (entry.value.is_scalar()) {
+            const std::string& text = entry.value.scalar();
+            for (std::size_t i = 0; i < text.size();) {
+                const auto is_word = [&](std::size_t j) {
+                    return std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_';
+                };
+                if (!is_word(i)) {
+                    ++i;
+                    continue;
+                }
+                std::size_t j = i;
+                while (j < text.size() && is_word(j)) ++j;
+                const std::string word = text.substr(i, j - i);
+                i = j;
+                if (!expression::is_identifier(word) || sc.params.count(word) != 0) continue;
+                if (word == name || n->find(word) != nullptr) {
+                    fail(entry.value, key,
+                         "'" + text + "' uses " +
+                             (word == name ? "the parameter itself"
+                                           : "parameter '" + word + "', declared after it") +
+                             "; a default may use only the parameters declared before it");
+                }
+            }
+        }
         // The default is checked even when overridden: a broken file stays broken.
         sc.params[name] = read_int(entry.value, key, sc);
         auto over = m_opts.parameters.find(name);
@@ -709,6 +734,15 @@ model model_loader::load(const config_node& root) {
         fail(root, "",
              "a model file is a map with keys name, source, input and layers, got " +
                  std::string(root.kind_name()));
+    }
+    // A platform config named where a model file belongs (`model: configs/examples/x.yaml`).
+    for (const char* k : {"components", "connections", "include", "templates", "workload"}) {
+        if (const config_node::entry* e = root.find_entry(k)) {
+            fail(e->key_loc, k,
+                 std::string("this is a platform config (it has `") + k +
+                     ":`), not a model file: a model file has name, source, input and layers "
+                     "(workloads/models/zoo/*.yaml)");
+        }
     }
     check_keys(root, "",
                {{"name", "source", "description", "parameters", "input", "blocks", "layers"},
