@@ -186,8 +186,7 @@ TEST(flow_fabric, a_default_group_that_does_not_divide_is_no_matter_to_a_ring) {
 TEST(flow_fabric, a_default_group_that_does_not_divide_is_refused_for_a_grid_collective) {
     const std::string e =
         elaboration_error(hosts(8, allreduce_ops(8, "1MiB"), "flow", ", collective: ring_2d"));
-    EXPECT_NE(e.find("a group of 3 ranks does not divide the 8 endpoints"), std::string::npos)
-        << e;
+    EXPECT_NE(e.find("a group of 3 ranks does not divide the 8 endpoints"), std::string::npos) << e;
 }
 
 TEST(flow_fabric, needs_the_flow_granularity) {
