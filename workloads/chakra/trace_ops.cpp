@@ -197,6 +197,8 @@ trace_ops::trace_ops(std::vector<et_trace> traces, std::vector<std::uint32_t> no
                      "no COMM_RECV_NODE on rank " + std::to_string(m->send->dst) + " from rank " +
                          std::to_string(m->send->src) + " with tag " +
                          std::to_string(m->send->tag) + " receives this send");
+            default:
+                break;  // a trace's all-reduces are collectives over its groups, not posted ones
         }
     }
 }

@@ -101,9 +101,9 @@ std::optional<int> chakra_section::hand_out(const config_node& node, const hand_
     if (m_trace.empty()) throw input_error(trace_node->loc(), trace_key, "an empty path prefix");
 
     // The hosts, rank r the r-th.
-    const std::vector<host> hosts = host_roster(ctx.platform)
-                                        .ranks(node.is_map() ? node.find("hosts") : nullptr,
-                                               node.loc(), base + ".hosts", "a trace's op lists");
+    const std::vector<host> hosts =
+        host_roster(ctx.platform)
+            .ranks(node.is_map() ? node.find("hosts") : nullptr, node.loc(), base + ".hosts");
     const int world = static_cast<int>(hosts.size());
 
     // The traces: PREFIX.0.et .. PREFIX.<world-1>.et, relative to the config, and no more.

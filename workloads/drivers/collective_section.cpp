@@ -233,7 +233,10 @@ std::optional<int> collective_section::hand_out(const config_node& node,
     std::uint64_t data_bytes = 0;
     bool any_functional = false;
 
-    for (const auto& [entry, name] : entries) {
+    for (const auto& e : entries) {
+        // Not a structured binding: C++17 lambdas (key_of, at) cannot capture one.
+        const config_node* const entry = e.first;
+        const std::string& name = e.second;
         collective_section c;
         section_info info = ctx.section;
         info.name = name;
@@ -255,7 +258,7 @@ std::optional<int> collective_section::hand_out(const config_node& node,
 
         // The ranks.
         const std::vector<host> hosts =
-            roster.ranks(entry->find("hosts"), entry->loc(), key_of("hosts"), "op lists");
+            roster.ranks(entry->find("hosts"), entry->loc(), key_of("hosts"));
         const int world = static_cast<int>(hosts.size());
         std::vector<std::size_t> to_work;
         for (const host& h : hosts) {

@@ -37,7 +37,7 @@ std::vector<host> host_roster::resolve(const std::string& text, const source_loc
 }
 
 std::vector<host> host_roster::ranks(const config_node* hv, const source_loc& loc,
-                                     const std::string& key, const std::string& what) const {
+                                     const std::string& key) const {
     std::vector<host> hosts;
     if (hv != nullptr) {
         std::vector<std::pair<config_node, std::string>> items;

@@ -36,11 +36,10 @@ public:
                               const std::string& key, const std::string& except = {}) const;
     // A job's ranks, rank r the r-th host: `hosts` (a path, a [*] pattern or a list of them,
     // the value of key `key`) when given (non-null), else every block that runs ops and has a
-    // node_id, in node-id order (an error at `loc` when there is none; `what` names the
-    // section's work for a platform whose only runner is a chiplet package).  Two ranks on one
-    // node id are an error.
-    std::vector<host> ranks(const config_node* hosts, const source_loc& loc, const std::string& key,
-                            const std::string& what) const;
+    // node_id, in node-id order (a chiplet package's chiplets among them; an error at `loc`
+    // when there is none).  Two ranks on one node id are an error.
+    std::vector<host> ranks(const config_node* hosts, const source_loc& loc,
+                            const std::string& key) const;
 
 private:
     const platform_query& m_platform;
