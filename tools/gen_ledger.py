@@ -180,10 +180,22 @@ LEDGER = {
     "smartnic": {
         ("host.cpu", "comm_cores"): (INPUT, "§III: 2 of 28 cores for communication"),
         ("host.cpu", "stack.send_rate"): (FITTED, "Fig. 2a naive: exposed all-reduce 51 % of "
-                                                  "the iteration: 28.2 Gb/s (nodes.yaml shows "
+                                                  "the iteration: 34.6 Gb/s (nodes.yaml shows "
                                                   "the arithmetic); equal to recv_rate, an "
                                                   "assumption"),
         ("host.cpu", "stack.recv_rate"): (ASSUMED, "equal to send_rate (no published split)"),
+        ("host.cpu", "stack.sum_bandwidth"): (ASSUMED, "one core's DRAM bandwidth by Little's "
+                                                       "law: 16 L2 misses in flight (Skylake's "
+                                                       "superqueue) x 64 B / 80 ns (`mem`'s "
+                                                       "latency, a typical server DDR4 figure) "
+                                                       "= 12.8 GB/s (nodes.yaml cites both)"),
+        ("host.cpu", "stack.sum_cached_bandwidth"): (FITTED, "issue 23's calibration case, "
+                                                             "Fig. 4a batch 448 exposed "
+                                                             "all-reduce -37 %: 40 GB/s "
+                                                             "(nodes.yaml shows the "
+                                                             "arithmetic)"),
+        ("host.cpu", "stack.cache"): (PUBLIC, "Xeon Platinum 8280: 38.5 MB last-level cache "
+                                              "(Intel ARK)"),
         ("memory", "bandwidth"): (PUBLIC, "Xeon Platinum 8280: 6 channels DDR4-2933 (Intel "
                                           "ARK): 140.8 GB/s"),
         ("memory", "size"): (ASSUMED, "192 GiB, a common fit for 6 channels; does not affect "

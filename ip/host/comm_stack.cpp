@@ -41,6 +41,22 @@ void comm_stack_params::declare(param_list<comm_stack_params>& d) {
             "leaves: one small-message round trip through both stacks and the network. 0 = "
             "none")
         .range("0ns", "1s");
+    d.param("sum_bandwidth", &comm_stack_params::sum_bandwidth, "0GB/s",
+            "Memory bandwidth of a collective's sum run by the communication software on the "
+            "one core of the progress thread that drives the collective (MPI_SUM), when its "
+            "inputs are not in the last-level cache: the sum's traffic (inputs read, result "
+            "written) takes the thread at this rate. 0 = sums are not the stack's: they run as "
+            "other memory traffic on their op's unit")
+        .range("0GB/s", "10TB/s");
+    d.param("sum_cached_bandwidth", &comm_stack_params::sum_cached_bandwidth, "0GB/s",
+            "The same when the sum's inputs fit in `cache` (a layer's block the NIC just wrote "
+            "and the backward pass just computed): served by the last-level cache, no DRAM "
+            "traffic. 0 = sum_bandwidth")
+        .range("0GB/s", "10TB/s");
+    d.param("cache", &comm_stack_params::cache, "0B",
+            "Last-level cache a sum's inputs (inputs x bytes) must fit in to run at "
+            "sum_cached_bandwidth. 0 = none fits")
+        .range("0B", "1TiB");
 }
 
 comm_stack::comm_stack(const comm_stack_params& p, std::uint64_t threads)
@@ -88,6 +104,22 @@ std::uint64_t comm_stack::receive(std::uint64_t first_ps, std::uint64_t last_ps,
     const std::uint64_t work = m_p.recv_rate.transfer_time(bytes).ps;
     const std::uint64_t start = reserve(std::min(first_ps, last_ps), work);
     return std::max(last_ps, start + work);
+}
+
+comm_stack::sum_timing comm_stack::sum(std::uint64_t ready_ps, std::uint64_t bytes,
+                                       std::uint32_t inputs) {
+    sum_timing t;
+    const double set = static_cast<double>(bytes) * static_cast<double>(inputs);
+    t.cached = m_p.cache.bytes > 0 && set <= static_cast<double>(m_p.cache.bytes);
+    t.bytes_per_s = t.cached && m_p.sum_cached_bandwidth.bytes_per_s > 0.0
+                        ? m_p.sum_cached_bandwidth.bytes_per_s
+                        : m_p.sum_bandwidth.bytes_per_s;
+    const units::bandwidth rate{t.bytes_per_s};
+    const std::uint64_t work =
+        rate.transfer_time(bytes * (static_cast<std::uint64_t>(inputs) + 1)).ps;
+    t.start_ps = reserve(ready_ps, work);
+    t.end_ps = t.start_ps + work;
+    return t;
 }
 
 }  // namespace trainvp::ip

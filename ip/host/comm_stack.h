@@ -18,6 +18,12 @@
 //   is driven by one thread; each piece of work takes the thread that can start it first, and
 //   a thread's work runs in the order it was handed out (a thread that sends and receives at
 //   once, as in a ring step, spends B / send_rate + B / recv_rate).
+// - Sums (when `sum_bandwidth` is set): the reduction of a collective (MPI_SUM of a received
+//   block into the local one) runs on the progress thread that drives the collective, i.e. on
+//   one core, memory-bound: its traffic (each input read, the result written) at the bandwidth
+//   one core reaches, `sum_cached_bandwidth` when its inputs fit in the last-level cache
+//   (`cache`), `sum_bandwidth` from DRAM otherwise.  The sum takes its thread like the
+//   per-byte work (the thread that sends and receives a ring step also adds the block).
 // A rate of 0 is free: the thread costs nothing per byte.
 #pragma once
 
@@ -37,6 +43,9 @@ struct comm_stack_params {
     units::bandwidth recv_rate{0.0};
     units::data_size eager_limit{65536};
     units::duration rendezvous{0};
+    units::bandwidth sum_bandwidth{0.0};
+    units::bandwidth sum_cached_bandwidth{0.0};
+    units::data_size cache{0};
 
     static void declare(param_list<comm_stack_params>& d);
 };
@@ -60,6 +69,19 @@ public:
     // receiving thread's time, handed out as messages arrive (the progress engine drains the
     // sockets whether or not a receive is posted yet).
     std::uint64_t receive(std::uint64_t first_ps, std::uint64_t last_ps, std::uint64_t bytes);
+
+    // Whether the stack runs the sums of collectives (sum_bandwidth > 0).
+    bool runs_sums() const { return m_p.sum_bandwidth.bytes_per_s > 0.0; }
+    struct sum_timing {
+        std::uint64_t start_ps = 0;  // the thread starts the sum
+        std::uint64_t end_ps = 0;    // the result is written
+        double bytes_per_s = 0;      // the bandwidth its traffic runs at
+        bool cached = false;         // its inputs are in the last-level cache (no DRAM traffic)
+    };
+    // A sum of `inputs` buffers of `bytes` each into one (the op slot's read passes), ready at
+    // `ready_ps`: reserves its thread for (inputs + 1) x bytes at the one-core bandwidth.
+    // Requires runs_sums().
+    sum_timing sum(std::uint64_t ready_ps, std::uint64_t bytes, std::uint32_t inputs);
 
     // Thread time reserved so far, ps (all threads together).
     std::uint64_t busy_ps() const { return m_busy_ps; }

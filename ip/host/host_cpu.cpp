@@ -141,7 +141,7 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
            "receive until it completed)");
     d.stat("stack_busy", &host_cpu::m_stack_busy_ns, "ns",
            "Progress-thread time the stack's per-byte work took (stack.send_rate, "
-           "stack.recv_rate), all threads together");
+           "stack.recv_rate) and the sums it ran (stack.sum_bandwidth), all threads together");
     d.stat("gpu_busy", &host_cpu::m_gpu_busy_ns, "ns", "Time the gpu unit waited on kernels");
     d.stat("copy_busy", &host_cpu::m_copy_busy_ns, "ns", "Time the copy unit waited on copies");
     d.stat("time_compute", &host_cpu::m_compute_ns, "ns", "Time in compute and gpu_compute ops");
@@ -623,9 +623,11 @@ void host_cpu::unit_step(op_unit u) {
                 break;
             case unit_phase::MEMORY:
                 if (!memory_traffic(r, u, now)) return;
-                r.end = r.last + (r.what.kind == op_kind::COMPUTE
-                                      ? slowed(compute_time(r.what.flops, u))
-                                      : compute_time(r.what.flops, u));
+                // A stack's sum is memory-bound on its core: its thread time covers the adds.
+                r.end = r.stack_sum ? std::max(r.last, r.stack_end)
+                                    : r.last + (r.what.kind == op_kind::COMPUTE
+                                                    ? slowed(compute_time(r.what.flops, u))
+                                                    : compute_time(r.what.flops, u));
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
                 break;
@@ -689,6 +691,19 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             r.issued = 0;
             r.issue_due = false;
             r.last = now;
+            r.pace = m_stream_bandwidth.bytes_per_s;
+            r.stack_sum = o.kind == op_kind::SUM && m_stack->runs_sums();
+            if (r.stack_sum) {
+                // The reduction runs on a progress thread (comm_stack.h): from when the thread
+                // takes it, at one core's bandwidth; from the cache, no DRAM traffic.
+                const comm_stack::sum_timing t = m_stack->sum(now.value(), o.bytes, o.read_passes);
+                r.start = ps_time(t.start_ps);
+                r.last = r.start;
+                r.stack_end = ps_time(t.end_ps);
+                r.pace = t.bytes_per_s;
+                m_stack_busy_ns.add(static_cast<double>(t.end_ps - t.start_ps) * 1e-3);
+                if (t.cached) r.pass = o.read_passes + o.write_passes;
+            }
             r.phase = unit_phase::MEMORY;
             break;
         }
@@ -831,9 +846,10 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
                     r.issue = std::max(r.issue, window.front());
                     window.pop_front();
                 }
-                if (m_stream_bandwidth.bytes_per_s > 0) {
+                if (r.pace > 0) {
                     r.issue = std::max(
-                        r.issue, r.start + ps_time(m_stream_bandwidth.transfer_time(r.issued).ps));
+                        r.issue,
+                        r.start + ps_time(units::bandwidth{r.pace}.transfer_time(r.issued).ps));
                 }
                 r.issued += len;  // bytes, over all passes, for stream_bandwidth's pacing
                 // Stay within a quantum of the issue time so that other initiators of the same

@@ -125,6 +125,10 @@ private:
         std::uint64_t off = 0, issued = 0;
         sc_core::sc_time last, issue;
         bool issue_due = false;
+        double pace = 0;  // MEMORY: bytes/s the traffic is paced at (0: the memory's)
+        // A sum the communication stack runs (comm_stack::sum): done no earlier than this.
+        bool stack_sum = false;
+        sc_core::sc_time stack_end;
     };
     // One engine per unit: runs its ops in list order, sleeping where a thread would wait.
     void unit_step(op_unit u);

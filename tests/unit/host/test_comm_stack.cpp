@@ -115,5 +115,66 @@ TEST(comm_stack, concurrent_receives_share_the_thread) {
     }
 }
 
+// Sums on the progress thread (stack.sum_bandwidth): a sum of 2 inputs of B bytes moves 3 B
+// (two reads, one write) at one core's bandwidth, from the cache when its 2 B of inputs fit.
+comm_stack_params sum_params() {
+    comm_stack_params p = stack_params();
+    p.sum_bandwidth = units::bandwidth{10e9};         // 10 GB/s: 1 B takes 100 ps
+    p.sum_cached_bandwidth = units::bandwidth{40e9};  // 40 GB/s: 1 B takes 25 ps
+    p.cache = units::data_size{4000000};              // 4 MB: two 2 MB inputs fit
+    return p;
+}
+
+TEST(comm_stack, sums_are_not_the_stacks_without_a_bandwidth) {
+    EXPECT_FALSE(comm_stack(stack_params(), 1).runs_sums());
+    EXPECT_TRUE(comm_stack(sum_params(), 1).runs_sums());
+}
+
+TEST(comm_stack, sum_from_dram_at_one_cores_bandwidth) {
+    comm_stack s(sum_params(), 1);
+    const std::uint64_t b = 3000000;  // 2 x 3 MB = 6 MB > 4 MB: from DRAM
+    const auto t = s.sum(5 * k_us, b, 2);
+    EXPECT_FALSE(t.cached);
+    EXPECT_EQ(t.start_ps, 5 * k_us);
+    EXPECT_EQ(t.end_ps, 5 * k_us + 3 * b * 100);
+    EXPECT_DOUBLE_EQ(t.bytes_per_s, 10e9);
+    EXPECT_EQ(s.busy_ps(), 3 * b * 100);
+}
+
+TEST(comm_stack, sum_in_the_cache_when_its_inputs_fit) {
+    comm_stack s(sum_params(), 1);
+    const std::uint64_t b = 2000000;  // 2 x 2 MB = 4 MB: fits (at the limit)
+    const auto t = s.sum(0, b, 2);
+    EXPECT_TRUE(t.cached);
+    EXPECT_EQ(t.end_ps, 3 * b * 25);
+    // Three inputs of 2 MB (6 MB) do not fit: 4 B moved at the DRAM rate.
+    const auto u = s.sum(0, b, 3);
+    EXPECT_FALSE(u.cached);
+    EXPECT_EQ(u.end_ps - u.start_ps, 4 * b * 100);
+}
+
+// The sum takes the thread that sends and receives: a ring step on one thread is
+// B / send_rate + B / recv_rate + 3 B / sum bandwidth; on two threads the sum queues behind
+// the receive on the receiving thread, while the other thread's send runs beside them.
+TEST(comm_stack, ring_step_with_its_sum_on_one_and_two_threads) {
+    const std::uint64_t b = 1000000;  // inputs 2 MB: cached, 25 ps per byte moved
+    {
+        comm_stack s(sum_params(), 1);
+        const auto t = s.send(0, b);
+        const std::uint64_t got = s.receive(t.start_ps + k_us, t.end_ps + k_us, b);
+        const auto sum = s.sum(got, b, 2);
+        EXPECT_EQ(sum.end_ps, 22 * k_us + 2 * b * 800 + 3 * b * 25);
+    }
+    {
+        comm_stack s(sum_params(), 2);
+        const auto t = s.send(0, b);
+        const std::uint64_t first = t.start_ps + k_us, last = t.end_ps + k_us;
+        const std::uint64_t got = s.receive(first, last, b);
+        EXPECT_EQ(got, std::max(last, first + b * 800));
+        const auto sum = s.sum(got, b, 2);
+        EXPECT_EQ(sum.end_ps, got + 3 * b * 25);
+    }
+}
+
 }  // namespace
 }  // namespace trainvp::ip
