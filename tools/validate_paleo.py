@@ -516,7 +516,14 @@ def main():
         "(stride 4), conv3-5 (3x3) and fc6-fc8 by GEMM. fc6's backward-data, a convolution of "
         "the 1x1 output gradient padded to 9x9 with the 5x5 filters, is 44.5 ms of the backward "
         "pass by GEMM (FFT would be 68 ms): which algorithm cuDNN ran there, and for the other "
-        "operations, is what the published per-pass totals cannot tell.",
+        "operations, is what the published per-pass totals cannot tell. How much it decides, "
+        "with these same layer costs: taking for every operation cuDNN could run either way "
+        "(unit stride, wider than 1x1) the cheaper or the dearer of GEMM and FFT spans the "
+        "forward pass over 36.6 .. 64.0 ms and the backward pass over 109.9 .. 157.7 ms "
+        "(tests/unit/models/test_paleo_algorithm_bound.cpp), an interval 40 % of PALEO's "
+        "118.44 ms wide that contains it: the +5.9 % above is the rule's choice against "
+        "cuDNN's undisclosed ones, and choosing per operation to land within 5 % would be a "
+        "fit on the published total, not a model.",
         "",
         "**Sensitivity of the VGG-16 prediction.** The backward-data of a convolution is costed "
         "as the authors cost it, a convolution over the zero-padded output gradient "
