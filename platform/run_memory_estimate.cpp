@@ -60,11 +60,14 @@ std::uint64_t run_memory_estimate::breakdown_bytes() const {
 }
 
 std::uint64_t run_memory_estimate::bytes() const {
-    return plus(plus(block_bytes(), window_bytes()), plus(span_bytes(), breakdown_bytes()));
+    return plus(plus(k_program_bytes, plus(block_bytes(), window_bytes())),
+                plus(span_bytes(), breakdown_bytes()));
 }
 
 std::string run_memory_estimate::parts() const {
-    std::string out = units::format_size(static_cast<double>(block_bytes())) + " for " +
+    std::string out = units::format_size(static_cast<double>(k_program_bytes)) +
+                      " for the program + " +
+                      units::format_size(static_cast<double>(block_bytes())) + " for " +
                       std::to_string(m_blocks) + " blocks x ~" +
                       std::to_string(memory_estimate::k_bytes_per_block / 1024) + " KiB";
     if (window_bytes() > 0) {

@@ -5,6 +5,7 @@
 // killed for want of memory hours later.  memory_estimate (before expansion) counts the
 // blocks; this counts them again as built, and what grows with the ops:
 //
+//   program    k_program_bytes, the process before any block
 //   blocks     built blocks x memory_estimate::k_bytes_per_block
 //   op windows per host, the ops it holds at once (ip/host/op_window.h): two chunks (the
 //              iteration it runs and the previous one) of ops / chunks each, or the whole list
@@ -27,6 +28,10 @@ namespace trainvp {
 
 class run_memory_estimate {
 public:
+    // The program itself (its code, the libraries', SystemC's kernel): the peak RSS of a run
+    // of a traffic generator and a memory, timeline and breakdown off, 16,560 KB (check:
+    // 16,392 KB).
+    static constexpr std::uint64_t k_program_bytes = 16 * 1024 * 1024;
     // Measured on 2026-11-27 (gcc RelWithDebInfo, the maximum RSS of /usr/bin/time -f %M):
     // window: configs/examples/collective_bench.yaml with timeline and breakdown off, whose
     // lists come as one chunk each: workload.collective[0].iterations 1 -> 2001 took the hosts
@@ -68,8 +73,8 @@ public:
     std::uint64_t breakdown_bytes() const;  // 0 without the breakdown
     std::uint64_t bytes() const;
 
-    // "1.6 MB for 100 blocks x ~16 KiB + 2.05 MB for op windows (8000 ops x ~256 B) + ...",
-    // the parts that are not zero.
+    // "16.78 MB for the program + 1.6 MB for 100 blocks x ~16 KiB + 2.05 MB for op windows (8000
+    // ops x ~256 B) + ...", the parts that are not zero.
     std::string parts() const;
 
     // The ops a host holds at once: two chunks' worth, or its whole list in one chunk.

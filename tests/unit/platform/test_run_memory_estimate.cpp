@@ -20,7 +20,8 @@ namespace {
 using est = run_memory_estimate;
 
 // N hosts of P ops per iteration over I iterations (one chunk per iteration): each holds two
-// iterations at once; the timeline and the breakdown keep N x P x I ops.  Exact integers.
+// iterations at once; the timeline and the breakdown keep N x P x I ops; the program and the
+// timeline's base are fixed.  Exact integers.
 TEST(run_memory_estimate, is_hosts_times_ops_times_iterations_times_the_constants) {
     const std::uint64_t n = 4, p = 1234, i = 1000, blocks = 40;
     std::vector<est::host_ops> hosts;
@@ -34,8 +35,8 @@ TEST(run_memory_estimate, is_hosts_times_ops_times_iterations_times_the_constant
     EXPECT_EQ(all.span_bytes(), est::k_timeline_base_bytes + n * p * i * est::k_bytes_per_span_op);
     EXPECT_EQ(all.breakdown_bytes(), n * p * i * est::k_bytes_per_breakdown_op);
     EXPECT_EQ(all.bytes(),
-              blocks * memory_estimate::k_bytes_per_block + n * 2 * p * est::k_bytes_per_window_op +
-                  est::k_timeline_base_bytes +
+              est::k_program_bytes + blocks * memory_estimate::k_bytes_per_block +
+                  n * 2 * p * est::k_bytes_per_window_op + est::k_timeline_base_bytes +
                   n * p * i * (est::k_bytes_per_span_op + est::k_bytes_per_breakdown_op));
 
     // The knobs: each recording off takes exactly its part away; the windows stay.
@@ -66,11 +67,12 @@ TEST(run_memory_estimate, saturates_instead_of_wrapping) {
 
 TEST(run_memory_estimate, parts_name_each_non_zero_part) {
     const est e(10, {{"a", 300, 3}, {"b", 300, 3}}, true, false);
-    // 10 x 16 KiB; 2 x 2 x 100 x 256 B; 8 MiB + 600 x 1300 B.
+    // 16 MiB; 10 x 16 KiB; 2 x 2 x 100 x 256 B; 8 MiB + 600 x 1300 B.
     EXPECT_EQ(e.parts(),
-              "163.8 KB for 10 blocks x ~16 KiB + 102.4 KB for the hosts' op windows (400 ops held "
+              "16.78 MB for the program + 163.8 KB for 10 blocks x ~16 KiB + 102.4 KB for the "
+              "hosts' op windows (400 ops held "
               "x ~256 B) + 9.169 MB for the timeline (~8.389 MB + 600 ops run x ~1300 B)");
-    EXPECT_EQ(e.bytes(), 10u * 16384 + 400 * 256 + 8388608 + 600 * 1300);
+    EXPECT_EQ(e.bytes(), 16777216u + 10u * 16384 + 400 * 256 + 8388608 + 600 * 1300);
 }
 
 // A run of 10^6 iterations with the timeline on (tests/configs/bad/run_memory_timeline.yaml,
