@@ -39,7 +39,7 @@ run_memory_estimate::run_memory_estimate(std::uint64_t blocks, std::vector<host_
 
 std::uint64_t run_memory_estimate::window_of(const host_ops& h) {
     if (h.ops == 0 || h.chunks == 0) return 0;
-    const std::uint64_t per_chunk = (std::min(k_most, h.ops) + h.chunks - 1) / h.chunks;
+    const std::uint64_t per_chunk = h.ops / h.chunks + (h.ops % h.chunks != 0 ? 1 : 0);
     return std::min(h.ops, times(std::min<std::uint64_t>(h.chunks, 2), per_chunk));
 }
 

@@ -55,6 +55,8 @@ TEST(run_memory_estimate, a_window_holds_two_chunks_or_the_whole_list) {
     EXPECT_EQ(est::window_of({"h", 5000, 10}), 1000u);
     EXPECT_EQ(est::window_of({"h", 7, 3}), 6u);  // ceil(7 / 3) = 3, two of them
     EXPECT_EQ(est::window_of({"h", 0, 0}), 0u);
+    const std::uint64_t most = ~std::uint64_t{0};
+    EXPECT_EQ(est::window_of({"h", most, most}), 2u);  // one op a chunk, no overflow
 }
 
 // Absurd counts saturate (2^46 each) instead of wrapping round to a small estimate.
