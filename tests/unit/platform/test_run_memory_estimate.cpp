@@ -1,8 +1,8 @@
-// platform/run_memory_estimate: the memory a run will need once its op streams are known
-// (blocks as built, the hosts' op windows, the timeline's spans and the breakdown's records),
-// against its closed form; and the refusal of a run above simulation.memory_limit, once the
-// workload is handed out, naming the knobs (tests/unit/platform/test_simulation.cpp's way:
-// the refusal elaborates SystemC, so it runs in its own process).
+// platform/run_memory_estimate and workload_tally: the memory a run will need once its op streams
+// are known (blocks as built, the hosts' op windows, the timeline's spans and the breakdown's
+// records), against its closed form; and the refusal of a run above simulation.memory_limit, once
+// the workload is handed out, naming the knobs (tests/unit/platform/test_simulation.cpp's way: the
+// refusal elaborates SystemC, so it runs in its own process).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,6 +13,9 @@
 #include "platform/platform_loader.h"
 #include "platform/run_memory_estimate.h"
 #include "platform/simulation.h"
+#include "platform/workload_tally.h"
+#include "workloads/ops/op_list.h"
+#include "workloads/ops/op_source.h"
 
 namespace trainvp {
 namespace {
@@ -75,6 +78,68 @@ TEST(run_memory_estimate, parts_name_each_non_zero_part) {
               "hosts' op windows (400 ops held "
               "x ~256 B) + 9.169 MB for the timeline (~8.389 MB + 600 ops run x ~1300 B)");
     EXPECT_EQ(e.bytes(), 16777216u + 10u * 16384 + 400 * 256 + 8388608 + 600 * 1300);
+}
+
+// A sink that keeps what it is given (what host.cpu would take).
+struct kept_sink : workload_sink {
+    std::size_t ops = 0, chunks = 0, lists = 0;
+    void accept_workload(const config_node& list, const std::string&) override {
+        lists += list.items().size();
+    }
+    void accept_source(std::unique_ptr<ops::op_source> src, const source_loc&,
+                       const std::string&) override {
+        ops += src->size();
+        chunks += src->chunks();
+    }
+    workloads::host_run ran() override { return {}; }
+};
+
+// Two hosts and a memory.
+struct three_blocks : drivers::platform_query {
+    kept_sink a, b;
+    std::vector<std::string> paths() const override { return {"a", "b", "mem"}; }
+    std::optional<drivers::block_facts> block(const std::string& path) const override {
+        drivers::block_facts f;
+        f.path = path;
+        f.type = path == "mem" ? "memory" : "host.cpu";
+        if (path == "a") f.sink = const_cast<kept_sink*>(&a);
+        if (path == "b") f.sink = const_cast<kept_sink*>(&b);
+        if (path != "a" && path != "b" && path != "mem") return std::nullopt;
+        return f;
+    }
+    std::vector<std::string> matching(const std::string&) const override { return {"a", "b"}; }
+};
+
+// platform/workload_tally: the sections get a stand-in for each block that runs ops; it counts
+// what they hand out (a source's ops and chunks, a config list's items) and passes it on whole.
+TEST(workload_tally, counts_what_the_sections_hand_out_and_passes_it_on) {
+    three_blocks platform;
+    const workload_tally tally(platform);
+    const auto a = tally.block("a");
+    ASSERT_TRUE(a && a->sink != nullptr);
+    EXPECT_NE(a->sink, &platform.a);             // the stand-in
+    EXPECT_EQ(tally.block("a")->sink, a->sink);  // one per block
+    EXPECT_EQ(tally.block("mem")->sink, nullptr);
+    EXPECT_FALSE(tally.block("nothing").has_value());
+    EXPECT_EQ(tally.paths(), platform.paths());
+
+    a->sink->accept_source(
+        std::make_unique<ops::list_source>(ops::op_list(std::vector<ops::op>(7))), {}, "k");
+    const config_node list =
+        config_node::parse("[{op: delay, time: 1us}, {op: delay, time: 2us}]", "t.yaml");
+    tally.block("b")->sink->accept_workload(list, "workload.ops.b");
+    EXPECT_EQ(platform.a.ops, 7u);
+    EXPECT_EQ(platform.a.chunks, 1u);
+    EXPECT_EQ(platform.b.lists, 2u);
+
+    const std::vector<est::host_ops> hosts = tally.hosts();
+    ASSERT_EQ(hosts.size(), 2u);
+    EXPECT_EQ(hosts[0].path, "a");
+    EXPECT_EQ(hosts[0].ops, 7u);
+    EXPECT_EQ(hosts[0].chunks, 1u);
+    EXPECT_EQ(hosts[1].path, "b");
+    EXPECT_EQ(hosts[1].ops, 2u);
+    EXPECT_EQ(hosts[1].chunks, 1u);
 }
 
 // A run of 10^6 iterations with the timeline on (tests/configs/bad/run_memory_timeline.yaml,
