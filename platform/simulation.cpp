@@ -123,10 +123,14 @@ void check_run_memory(const run_memory_estimate& est, const platform_desc& desc)
         knobs.emplace_back(0, "fewer " + it.key + " (" + it.node->scalar() + ")");
     std::string reduce = knobs.empty() ? "; reduce the platform or its ops" : "; reduce it with ";
     for (std::size_t k = 0; k < knobs.size(); ++k) reduce += (k == 0 ? "" : ", ") + knobs[k].second;
-    const source_loc where = it.node != nullptr ? it.node->loc()
-                                                : (desc.workload.is_nil() ? desc.settings_node.loc()
-                                                                          : desc.workload.loc());
-    const std::string key = it.node != nullptr ? it.key : "workload";
+    // Located at the iterations key; else at the workload; else (no workload: the blocks are
+    // the estimate) at the file.
+    const source_loc where = it.node != nullptr        ? it.node->loc()
+                             : !desc.workload.is_nil() ? desc.workload.loc()
+                                                       : source_loc{desc.config_path, 0, 0};
+    const std::string key = it.node != nullptr        ? it.key
+                            : !desc.workload.is_nil() ? "workload"
+                                                      : "components";
     throw input_error(where, key,
                       "the run would need about " + size(est.bytes()) + " (" + est.parts() +
                           "), more than simulation.memory_limit (" + size(limit) +

@@ -14,6 +14,7 @@
 #include "platform/run_memory_estimate.h"
 #include "platform/simulation.h"
 #include "platform/workload_tally.h"
+#include "tests/support/sim_fixture.h"
 #include "workloads/ops/op_list.h"
 #include "workloads/ops/op_source.h"
 
@@ -179,6 +180,22 @@ TEST(run_memory_estimate, the_same_run_without_recording_is_accepted) {
                                {"simulation.timeline=false", "simulation.breakdown=false"}),
                    registry::global());
     EXPECT_NO_THROW(sim.elaborate());
+}
+
+// Without a workload the run's estimate is the program and the blocks: above the limit it is
+// located at the file, with no knob but the platform.  (The first estimate, 2 x 16 KiB, is under
+// the limit: the program's 16 MiB is only in the second.)
+TEST(run_memory_estimate, a_platform_without_workload_is_refused_at_the_file) {
+    EXPECT_EQ(test::elaboration_error(R"(simulation: {memory_limit: 1MB, timeline: false}
+components:
+  gen: {type: traffic.generator, message_size: 4KiB, messages: 10}
+  mem: {type: memory}
+connections: [gen.out -> mem.target]
+)"),
+              "t.yaml: error: components: the run would need about 16.81 MB (16.78 MB for the "
+              "program + 32.77 KB for 2 blocks x ~16 KiB), more than simulation.memory_limit (1 "
+              "MB); reduce the platform or its ops, or raise simulation.memory_limit if the "
+              "machine has the memory");
 }
 
 }  // namespace
