@@ -50,9 +50,11 @@ void sim_settings::declare(param_list<sim_settings>& d) {
              "sharing capacity max-min fairly; NICs, links and switches outside it run as at "
              "message level");
     d.param("memory_limit", &sim_settings::memory_limit, "0B",
-            "A platform whose estimated memory (its blocks times ~16 KiB each, counted before "
-            "it is built) exceeds this is refused, with the estimate and the count that "
-            "reduces it (0B: the machine's available memory, MemAvailable of /proc/meminfo)")
+            "A platform whose estimated memory exceeds this is refused, with the estimate and "
+            "the knob that reduces it: before it is built, its blocks times ~16 KiB each; "
+            "once its workload is handed out, also the hosts' op windows and, growing with "
+            "the run, the timeline's spans and the breakdown's records (0B: the machine's "
+            "available memory, MemAvailable of /proc/meminfo)")
         .range("0B", "1024TiB");
 }
 

@@ -27,12 +27,16 @@
 #include "core/did_you_mean.h"
 #include "core/param_decl.h"
 #include "core/params.h"
+#include "core/units.h"
 #include "kit/run_interrupt.h"
 #include "kit/sim_time.h"
 #include "platform/binder.h"
 #include "platform/block_index.h"
+#include "platform/memory_estimate.h"
 #include "platform/peer_index.h"
 #include "platform/platform_loader.h"
+#include "platform/run_memory_estimate.h"
+#include "platform/workload_tally.h"
 #include "traces/atomic_file.h"
 #include "traces/signal_glob.h"
 #include "traces/stats_report.h"
@@ -62,6 +66,76 @@ bool loses_vcd_output(const char* msg_type) {
         if (msg_type != nullptr && std::string(msg_type) == id) return true;
     }
     return false;
+}
+
+// The `iterations` key of the workload that sets the most of them (workload.training,
+// workload.collective[k]), or none: the knob that shortens a run.
+struct iterations_key {
+    const config_node* node = nullptr;
+    std::string key;
+    double value = 0;
+};
+
+void find_iterations(const config_node& n, const std::string& key, int depth,
+                     iterations_key& best) {
+    if (depth > 3) return;
+    if (n.is_map()) {
+        for (const auto& e : n.entries()) {
+            const std::string k = key + "." + e.key;
+            if (e.key == "iterations" && e.value.is_scalar()) {
+                const auto v = units::parse_number(e.value.scalar());
+                if (v && *v > best.value) best = {&e.value, k, *v};
+            } else {
+                find_iterations(e.value, k, depth + 1, best);
+            }
+        }
+    } else if (n.is_seq()) {
+        for (std::size_t i = 0; i < n.items().size(); ++i) {
+            find_iterations(n.items()[i], key + "[" + std::to_string(i) + "]", depth + 1, best);
+        }
+    }
+}
+
+// A run whose recorded spans, op records and op windows would not fit is refused once the
+// workload is handed out, before the kernel starts (run_memory_estimate.h), naming the
+// estimate's parts and the knobs that reduce it, at the iterations key when there is one.
+void check_run_memory(const run_memory_estimate& est, const platform_desc& desc) {
+    const bool machine = desc.settings.memory_limit.bytes == 0;
+    const std::uint64_t limit =
+        machine ? memory_estimate::available_memory() : desc.settings.memory_limit.bytes;
+    if (limit == 0 || est.bytes() <= limit) return;
+    iterations_key it;
+    find_iterations(desc.workload, "workload", 0, it);
+    auto size = [](std::uint64_t b) { return units::format_size(static_cast<double>(b)); };
+    // The knobs, largest saving first.
+    std::vector<std::pair<std::uint64_t, std::string>> knobs;
+    if (est.span_bytes() > 0) {
+        knobs.emplace_back(est.span_bytes(),
+                           "simulation.timeline: false (saves " + size(est.span_bytes()) + ")");
+    }
+    if (est.breakdown_bytes() > 0) {
+        knobs.emplace_back(est.breakdown_bytes(), "simulation.breakdown: false (saves " +
+                                                      size(est.breakdown_bytes()) + ")");
+    }
+    std::stable_sort(knobs.begin(), knobs.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (it.node != nullptr)
+        knobs.emplace_back(0, "fewer " + it.key + " (" + it.node->scalar() + ")");
+    std::string reduce = knobs.empty() ? "; reduce the platform or its ops" : "; reduce it with ";
+    for (std::size_t k = 0; k < knobs.size(); ++k) reduce += (k == 0 ? "" : ", ") + knobs[k].second;
+    // Located at the iterations key; else at the workload; else (no workload: the blocks are
+    // the estimate) at the file.
+    const source_loc where = it.node != nullptr        ? it.node->loc()
+                             : !desc.workload.is_nil() ? desc.workload.loc()
+                                                       : source_loc{desc.config_path, 0, 0};
+    const std::string key = it.node != nullptr        ? it.key
+                            : !desc.workload.is_nil() ? "workload"
+                                                      : "components";
+    throw input_error(where, key,
+                      "the run would need about " + size(est.bytes()) + " (" + est.parts() +
+                          "), more than simulation.memory_limit (" + size(limit) +
+                          (machine ? ": the machine's available memory" : "") + ")" + reduce +
+                          ", or raise simulation.memory_limit if the machine has the memory");
 }
 
 void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
@@ -336,8 +410,12 @@ void simulation::elaborate() {
 // blocks only through the block_index.
 void simulation::hand_out_workload() {
     const block_index platform(m_by_path, m_desc);
-    m_iterations = drivers::hand_out_workload(m_desc.workload, platform, m_desc.settings.seed,
+    const workload_tally tally(platform);
+    m_iterations = drivers::hand_out_workload(m_desc.workload, tally, m_desc.settings.seed,
                                               m_ctx.spans().enabled(), &m_measures);
+    check_run_memory(run_memory_estimate(m_blocks.size(), tally.hosts(), m_desc.settings.timeline,
+                                         m_desc.settings.breakdown),
+                     m_desc);
 }
 
 void simulation::trace_to(const std::string& file_base, const vcd_options& opt) {
