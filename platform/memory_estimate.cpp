@@ -9,13 +9,7 @@
 namespace trainvp {
 
 namespace {
-// Saturating: a mutated or absurd count must not wrap around to a small estimate.
-constexpr std::uint64_t k_most = std::uint64_t{1} << 46;
-
-std::uint64_t times(std::uint64_t a, std::uint64_t b) {
-    if (a == 0 || b == 0) return 0;
-    return a > k_most / b ? k_most : a * b;
-}
+constexpr std::uint64_t k_most = memory_estimate::k_most;
 
 std::uint64_t count_of(const config_node& body) {
     const config_node* c = body.is_map() ? body.find("count") : nullptr;
@@ -32,7 +26,7 @@ memory_estimate::memory_estimate(const config_node& components, const config_nod
     std::uint64_t most = 0;
     for (const auto& e : components.entries()) {
         const std::uint64_t n = blocks_of(e.value, 0);
-        m_blocks = std::min(k_most, m_blocks + n);
+        m_blocks = plus(m_blocks, n);
         if (n > most) {
             most = n;
             m_largest_count = count_of(e.value);
@@ -54,7 +48,7 @@ std::uint64_t memory_estimate::blocks_of(const config_node& body, int depth) con
         if (inner != nullptr && inner->is_map()) {
             one = 0;
             for (const auto& e : inner->entries()) {
-                one = std::min(k_most, one + blocks_of(e.value, depth + 1));
+                one = plus(one, blocks_of(e.value, depth + 1));
             }
         }
     }

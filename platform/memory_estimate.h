@@ -19,6 +19,18 @@ class memory_estimate {
 public:
     static constexpr std::uint64_t k_bytes_per_block = 16 * 1024;
 
+    // Saturating arithmetic for estimates (this one and run_memory_estimate's): a mutated or
+    // absurd count must not wrap around to a small estimate; k_most (2^46 B) stands for "more
+    // than any machine".
+    static constexpr std::uint64_t k_most = std::uint64_t{1} << 46;
+    static std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+        if (a == 0 || b == 0) return 0;
+        return a > k_most / b ? k_most : a * b;
+    }
+    static std::uint64_t plus(std::uint64_t a, std::uint64_t b) {
+        return a >= k_most || b >= k_most - a ? k_most : a + b;
+    }
+
     // COMPONENTS: the document's `components:` map; TEMPLATES: its `templates:` map (or nil).
     memory_estimate(const config_node& components, const config_node& templates);
 

@@ -8,15 +8,9 @@
 namespace trainvp {
 
 namespace {
-// Saturating, as memory_estimate's: absurd counts must not wrap around to a small estimate.
-constexpr std::uint64_t k_most = std::uint64_t{1} << 46;
-
-std::uint64_t times(std::uint64_t a, std::uint64_t b) {
-    if (a == 0 || b == 0) return 0;
-    return a > k_most / b ? k_most : a * b;
-}
-
-std::uint64_t plus(std::uint64_t a, std::uint64_t b) { return std::min(k_most, a + b); }
+constexpr std::uint64_t k_most = memory_estimate::k_most;
+std::uint64_t times(std::uint64_t a, std::uint64_t b) { return memory_estimate::times(a, b); }
+std::uint64_t plus(std::uint64_t a, std::uint64_t b) { return memory_estimate::plus(a, b); }
 
 std::string part(std::uint64_t bytes, const std::string& what, std::uint64_t n,
                  const std::string& unit, std::uint64_t each) {

@@ -17,8 +17,10 @@ process groups; every workload).
 Needs python3-protobuf and protoc (scripts/setup.sh installs both).
 """
 import argparse
+import atexit
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,6 +31,7 @@ PROTO_DIR = os.path.join(HERE, "..", "workloads", "chakra")
 
 def load_schema():
     out = tempfile.mkdtemp(prefix="trainvp_chakra_")
+    atexit.register(shutil.rmtree, out, True)  # the generated module is imported by then
     subprocess.run(["protoc", f"--python_out={out}", f"-I{PROTO_DIR}", "et_def.proto"], check=True)
     sys.path.insert(0, out)
     return importlib.import_module("et_def_pb2")

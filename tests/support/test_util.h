@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,13 +16,33 @@
 
 namespace trainvp::test {
 
-// A fresh folder under the system temp dir, unique per test.
+// The folders temp_dir made in this process, removed when it exits (each test runs in a process
+// of its own under ctest), so that runs of the suite do not pile up outputs in the temp dir
+// (they did: 53,000 folders, 62 GB, filled a disk).  TRAINVP_KEEP_TEST_DIRS=1 keeps them for a
+// post-mortem.
+struct temp_dirs {
+    std::vector<std::filesystem::path> made;
+    ~temp_dirs() {
+        const char* keep = std::getenv("TRAINVP_KEEP_TEST_DIRS");
+        if (keep != nullptr && *keep != '\0' && std::string(keep) != "0") return;
+        std::error_code ec;
+        for (const auto& p : made) std::filesystem::remove_all(p, ec);
+    }
+    static temp_dirs& of_process() {
+        static temp_dirs d;
+        return d;
+    }
+};
+
+// A fresh folder under the system temp dir, unique per test; removed at exit (temp_dirs).
 inline std::filesystem::path temp_dir(const std::string& name) {
     namespace fs = std::filesystem;
     fs::path p =
         fs::temp_directory_path() / ("trainvp_test_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(p);
     fs::create_directories(p);
+    auto& made = temp_dirs::of_process().made;
+    if (std::find(made.begin(), made.end(), p) == made.end()) made.push_back(p);
     return p;
 }
 
