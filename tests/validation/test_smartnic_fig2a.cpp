@@ -17,6 +17,7 @@
 // `iteration` block of stats.json).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
@@ -32,13 +33,20 @@ struct fig2a_parts {
     double time, forward, backward, update, exposed;  // ms per iteration
 };
 
-fig2a_parts run_ms(const std::string& config, const std::string& sets = "") {
+// Runs CONFIG at message granularity with SETS; the output folder.
+std::filesystem::path run_out(const std::string& prefix, const std::string& config,
+                              const std::string& sets) {
     const std::string stem = config.substr(config.find_last_of('/') + 1);
-    const auto dir = temp_dir("fig2a_" + stem + "_" + std::to_string(sets.size()));
+    const auto dir = temp_dir(prefix + stem + "_" + std::to_string(sets.size()));
     const auto r = run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN +
                                " run " + config + " --quiet --force --out " + dir.string() +
                                " --set simulation.granularity=message " + sets);
     EXPECT_EQ(r.exit_code, 0) << r.err;
+    return dir;
+}
+
+fig2a_parts run_ms(const std::string& config, const std::string& sets = "") {
+    const auto dir = run_out("fig2a_", config, sets);
     const auto stats = nlohmann::json::parse(read_file(dir / "stats.json"));
     const auto& it = stats["blocks"]["iteration"]["stats"];
     const auto ms = [&](const char* k) { return it[k]["value"].get<double>() * 1e-6; };
@@ -52,12 +60,7 @@ fig2a_parts run_ms(const std::string& config, const std::string& sets = "") {
 // rest of its iteration (the critical path of a comm-bound iteration runs through the ring,
 // so the `iteration` block's forward/backward would not measure the compute cores).
 fig2a_parts run_timeline_ms(const std::string& config, const std::string& sets = "") {
-    const std::string stem = config.substr(config.find_last_of('/') + 1);
-    const auto dir = temp_dir("fig4a_" + stem + "_" + std::to_string(sets.size()));
-    const auto r = run_command(std::string("cd ") + TRAINVP_SOURCE_DIR + " && " + TRAINVP_BIN +
-                               " run " + config + " --quiet --force --out " + dir.string() +
-                               " --set simulation.granularity=message " + sets);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto dir = run_out("fig4a_", config, sets);
     const auto stats = nlohmann::json::parse(read_file(dir / "stats.json"));
     fig2a_parts p{
         stats["blocks"]["node[0].host"]["stats"]["completion_time"]["value"].get<double>() * 1e-6,
