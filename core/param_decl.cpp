@@ -121,6 +121,12 @@ units::family family_of(param_kind k) {
     }
 }
 
+}  // namespace
+
+bool is_quantity(param_kind k) { return family_of(k) != units::family::NUMBER; }
+
+namespace {
+
 // What a value of D's kind looks like, for "expected ..." messages.  A bool or a choice is
 // not a number, so a number's example would mislead.
 std::string example_of(const param_decl& d) {
@@ -256,6 +262,10 @@ double to_quantity(const config_node& v, const param_decl& d, const std::string&
 }
 
 void check(const config_node& v, const param_decl& d, const std::string& key) {
+    if (is_quantity(d.kind)) {
+        to_quantity(v, d, key);
+        return;
+    }
     switch (d.kind) {
         case param_kind::BOOL:
             to_bool(v, d, key);
@@ -280,19 +290,7 @@ void check(const config_node& v, const param_decl& d, const std::string& key) {
             return;
         case param_kind::NODE:
         case param_kind::GROUP_LIST:
-            return;
-        case param_kind::TIME:
-        case param_kind::FREQUENCY:
-        case param_kind::SIZE:
-        case param_kind::BANDWIDTH:
-        case param_kind::COMPUTE:
-        case param_kind::ENERGY:
-        case param_kind::ENERGY_PER_BIT:
-        case param_kind::ENERGY_PER_BIT_LENGTH:
-        case param_kind::LENGTH:
-        case param_kind::POWER:
-        case param_kind::POWER_PER_LENGTH:
-            to_quantity(v, d, key);
+        default:  // the quantities, checked above
             return;
     }
 }

@@ -41,6 +41,8 @@ enum class param_kind {
 };
 
 const char* param_kind_name(param_kind k);
+// Whether a kind is a quantity with a unit family (TIME, SIZE, ..., POWER_PER_LENGTH).
+bool is_quantity(param_kind k);
 
 struct param_decl {
     std::string name;

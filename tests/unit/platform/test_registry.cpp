@@ -142,28 +142,13 @@ namespace {
 void expect_ranges(const std::vector<param_decl>& decls, const std::string& owner,
                    std::vector<std::string>& missing) {
     for (const param_decl& d : decls) {
-        switch (d.kind) {
-            case param_kind::GROUP:
-            case param_kind::GROUP_LIST:
-                expect_ranges(d.fields, owner + "." + d.name, missing);
-                break;
-            case param_kind::INT:
-            case param_kind::REAL:
-            case param_kind::TIME:
-            case param_kind::FREQUENCY:
-            case param_kind::SIZE:
-            case param_kind::BANDWIDTH:
-            case param_kind::COMPUTE:
-            case param_kind::ENERGY:
-            case param_kind::ENERGY_PER_BIT:
-            case param_kind::ENERGY_PER_BIT_LENGTH:
-            case param_kind::LENGTH:
-            case param_kind::POWER:
-            case param_kind::POWER_PER_LENGTH:
-                if (!d.min || !d.max) missing.push_back(owner + "." + d.name);
-                break;
-            default:
-                break;
+        if (d.kind == param_kind::GROUP || d.kind == param_kind::GROUP_LIST) {
+            expect_ranges(d.fields, owner + "." + d.name, missing);
+            continue;
+        }
+        const bool number = d.kind == param_kind::INT || d.kind == param_kind::REAL;
+        if ((number || is_quantity(d.kind)) && (!d.min || !d.max)) {
+            missing.push_back(owner + "." + d.name);
         }
     }
 }
