@@ -42,6 +42,8 @@ import tempfile
 import time
 
 SRC, BIN, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(SRC, "tests", "support"))
+from sanitized_binary import sanitized  # noqa: E402
 ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 CONFIG = os.path.join(SRC, "configs/examples/traffic_to_memory.yaml")
 # Long enough to be killed mid-run (about a second or more), small outputs.
@@ -371,20 +373,6 @@ def case_memory_limit(tmp):
     return []
 
 
-def sanitized():
-    """Whether BIN is an AddressSanitizer build.  Read in small pieces: a forked child starts
-    with this process's resident memory, which its ru_maxrss would count."""
-    tail = b""
-    with open(BIN, "rb") as f:
-        while True:
-            piece = f.read(1 << 16)
-            if not piece:
-                return False
-            if b"__asan_init" in tail + piece:
-                return True
-            tail = piece[-16:]
-
-
 def case_run_memory(tmp):
     skipped = []
     inc = os.path.join(SRC, "configs/papers/inceptionn/inc_hdc.yaml")
@@ -411,7 +399,7 @@ def case_run_memory(tmp):
         print("run_memory: 10^6 iterations, timeline and breakdown off ->", r.returncode)
         check(r.returncode == 0, "10^6 iterations without recording: exit %d %s"
               % (r.returncode, r.stderr))
-    if sanitized():
+    if sanitized(BIN):
         return skipped + ["estimate against peak RSS (a sanitizer build)"]
     # The estimate (read from the refusal at a 1 MB limit) against the run's peak RSS (wait4's
     # ru_maxrss).  Measured: 0.79-0.91 with both off (the program is 2-5 MB more than the 16 MiB
