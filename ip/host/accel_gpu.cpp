@@ -7,6 +7,7 @@
 #include "kit/registry.h"
 #include "kit/resource_usage.h"
 #include "kit/sim_time.h"
+#include "workloads/models/device_model.h"
 
 namespace trainvp::ip {
 
@@ -110,12 +111,13 @@ void accel_gpu::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     sc_time start, end;
     if (ext->what == accel_op_ext::kind::COMPUTE) {
         start = std::max(arrival, m_compute_until);
-        const units::compute_rate rate{m_peak.flops_per_s * m_efficiency};
-        const units::bandwidth memory{m_memory_bandwidth.bytes_per_s * m_memory_efficiency};
+        // paleo.md eq. 1 on the device model (the one workloads/models' roofline uses).
+        const models::device_model device{m_peak.flops_per_s, m_memory_bandwidth.bytes_per_s,
+                                          m_efficiency, m_memory_efficiency};
         end = ext->duration_ps > 0
                   ? start + ps_time(ext->duration_ps)
-                  : start + ps_time(m_launch.ps) + ps_time(rate.time_for(ext->flops).ps) +
-                        ps_time(memory.transfer_time(ext->bytes).ps);
+                  : start + ps_time(m_launch.ps) + ps_time(device.compute_ps(ext->flops)) +
+                        ps_time(device.memory_ps(ext->bytes));
         if (m_slowdown != 1.0) {
             end = start + ps_time(static_cast<std::uint64_t>(std::llround(
                               static_cast<double>((end - start).value()) * m_slowdown)));

@@ -13,6 +13,7 @@
 #include "kit/registry.h"
 #include "kit/sim_time.h"
 #include "workloads/drivers/nic_capabilities.h"
+#include "workloads/models/device_model.h"
 #include "workloads/ops/op_parser.h"
 
 namespace trainvp::ip {
@@ -814,10 +815,13 @@ sc_time host_cpu::slowed(const sc_time& t) const {
 sc_time host_cpu::compute_time(double flops, op_unit u) const {
     const std::uint64_t k = u == op_unit::COMM ? m_comm_cores : m_cores - m_comm_cores;
     // The cores of a unit share peak in proportion: a core split slows compute by exactly
-    // cores / (cores - comm_cores) (smartnic.md Fig. 2a's shaded slow-down).
-    const units::compute_rate rate{m_peak.flops_per_s * m_efficiency * static_cast<double>(k) /
-                                   static_cast<double>(m_cores)};
-    return ps_time(rate.time_for(flops).ps);
+    // cores / (cores - comm_cores) (smartnic.md Fig. 2a's shaded slow-down).  paleo.md eq. 1's
+    // C on the device model, the unit a device of peak x efficiency x k / cores (the PPP taken
+    // into its peak); the ops' memory traffic is timed by `mem` (memory_traffic).
+    models::device_model unit;
+    unit.peak_flops =
+        m_peak.flops_per_s * m_efficiency * static_cast<double>(k) / static_cast<double>(m_cores);
+    return ps_time(unit.compute_ps(flops));
 }
 
 bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {

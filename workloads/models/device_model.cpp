@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/units.h"
+
 namespace trainvp::models {
 
 double device_model::seconds(const op_cost& c) const {
@@ -10,6 +12,14 @@ double device_model::seconds(const op_cost& c) const {
     }
     const double mem = memory_bandwidth * ppp_memory;
     return c.read_bytes / mem + c.flops / (peak_flops * ppp_compute) + c.write_bytes / mem;
+}
+
+std::uint64_t device_model::compute_ps(double flops) const {
+    return units::compute_rate{peak_flops * ppp_compute}.time_for(flops).ps;
+}
+
+std::uint64_t device_model::memory_ps(std::uint64_t bytes) const {
+    return units::bandwidth{memory_bandwidth * ppp_memory}.transfer_time(bytes).ps;
 }
 
 }  // namespace trainvp::models

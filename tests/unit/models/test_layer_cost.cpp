@@ -396,6 +396,27 @@ TEST(LayerCost, DeviceTimeIsReadComputeWrite) {
     EXPECT_NEAR(d.seconds(c), 0.018, 1e-15);
 }
 
+// The same equation as the platform's devices time a kernel (accel.gpu, host.cpu): whole
+// picoseconds, C and R + W each rounded to the nearest, a zero rate free.
+TEST(LayerCost, DeviceKernelPartsInPicoseconds) {
+    const device_model d{1e12, 1e11, 0.5, 0.25};
+    EXPECT_EQ(d.compute_ps(3e9), 6'000'000'000u);          // 3e9 / 5e11 s = 6 ms
+    EXPECT_EQ(d.memory_ps(300'000'000), 12'000'000'000u);  // 3e8 B / 2.5e10 B/s = 12 ms
+    // 1 FLOP at 5e11 FLOP/s = 2 ps; 7 B at 2.5e10 B/s = 280 ps; 1 B = 40 ps.
+    EXPECT_EQ(d.compute_ps(1), 2u);
+    EXPECT_EQ(d.memory_ps(7), 280u);
+    // 3 FLOPs at 2e12 FLOP/s = 1.5 ps: rounded to the nearest (half away from zero).
+    EXPECT_EQ((device_model{4e12, 1, 0.5, 1}.compute_ps(3)), 2u);
+    EXPECT_EQ((device_model{}.compute_ps(1e9)), 0u);  // no peak: free, as the units make it
+    // Agrees with seconds() when the parts are whole picoseconds.
+    op_cost c;
+    c.flops = 3e9;
+    c.read_bytes = 2e8;
+    c.write_bytes = 1e8;
+    EXPECT_NEAR(static_cast<double>(d.compute_ps(c.flops) + d.memory_ps(300'000'000)) * 1e-12,
+                d.seconds(c), 1e-15);
+}
+
 // The roofline behind the compute_model interface: a layer's forward pass is its forward op's
 // R + C + W, its backward pass the sum over backward-data and backward-filter.
 TEST(LayerCost, RooflineComputeModelTimesTheLayerOps) {
