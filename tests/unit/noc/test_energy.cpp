@@ -173,6 +173,30 @@ TEST(noc_energy, default_router_leaks_what_dsent_gives_for_it) {
                            640 * e.buffer_static.mw;
     EXPECT_NEAR(ours_mw, dsent_router_mw, k_dsent_rel * dsent_router_mw);
     EXPECT_NEAR(3.0 * e.link_static.mw_per_mm, 0.185477, k_dsent_rel * 0.185477);
+    // ARIES: DSENT's 3:1 and 2:1 multiplexers of 544 bits (the 2:1 stands in for a switch).
+    EXPECT_NEAR(e.mux_static.mw, 0.59205, k_dsent_rel * 0.59205);
+    EXPECT_NEAR(e.segment_switch_static.mw, 0.296025, k_dsent_rel * 0.296025);
+    EXPECT_NEAR(e.mux.pj_per_bit * 544, 0.858882, k_dsent_rel * 0.858882);
+    EXPECT_NEAR(e.segment_switch.pj_per_bit * 544, 0.423807, k_dsent_rel * 0.423807);
+}
+
+// A flattened butterfly's routers have 7 (4x4) or 15 (8x8) ports.  The model scales the
+// 5-port figures (crosspoints as P^2, ports and buffer slots as P, allocators per router);
+// DSENT's own 7- and 15-port routers (leakage 988.0094 / 2169.019 mW, clock 2.89315 /
+// 5.56087 pJ per cycle, switch allocator 0.798089 / 6.96538 mW, the VC allocator scaled as
+// above) are 0.3 % and 2.0 % above it: DSENT's allocators and crossbar muxes grow faster than
+// that.  Tolerances 1 % and 3 %: those gaps, stated in docs/dsent-32nm.md.
+TEST(noc_energy, default_radix_scaling_stays_near_dsents_7_and_15_port_routers) {
+    const energy_params e;
+    const auto ours = [&](double p) {
+        return e.router_static.mw + p * p * e.crosspoint_static.mw + p * e.port_static.mw +
+               p * 4 * 32 * e.buffer_static.mw;
+    };
+    const double dsent7 = 988.0094 + 2.89315 + 0.798089 * 9066.0 / 4589.0;
+    const double dsent15 = 2169.019 + 5.56087 + 6.96538 * 9066.0 / 4589.0;
+    EXPECT_NEAR(ours(7), dsent7, 0.01 * dsent7);
+    EXPECT_NEAR(ours(15), dsent15, 0.03 * dsent15);
+    EXPECT_LT(ours(15), dsent15);  // the model's side of the gap
 }
 
 // An idle 4x4 mesh with the default powers: 16 routers, 80 ports, 400 crosspoints, 10240
