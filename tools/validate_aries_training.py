@@ -100,14 +100,20 @@ LEDGER = [
      "GARNET's topologies share one link width; aries.md states no equal-cost rule "
      "(equal bisection is reported separately)"),
     ("chiplet pitch", "3 mm", "noc.interposer `pitch`: Simba's chiplets (aries.md [7]) + a gap"),
-    ("dynamic energies", "buffer 0.006/0.005 pJ/bit, crossbar 0.008 pJ/bit, allocation "
-     "0.25 pJ, link 0.1 pJ/bit/mm, mux 0.002 pJ/bit, segment switch 0.001 pJ/bit",
-     "order of DSENT 45 nm (Sun et al., NOCS 2012) and on-chip wires (Keckler et al. 2011); "
-     "mux and switch from their gate counts; noc.interposer `energy.*`"),
-    ("static power", "router 0.68 mW, crosspoint 0.0356 mW, port 0.1 mW, buffer slot "
-     "0.0077 mW, link 0.01 mW/mm, mux 0.05 mW, segment switch 0.005 mW",
-     "aries.md §V-D's router component areas (45 nm) x an assumed leakage density of "
-     "0.05 uW/um^2; port, link, mux and switch by estimate; noc.interposer `energy.*_static`"),
+    ("dynamic energies", "buffer write/read 0.1105/0.1063 pJ/bit, crossbar 0.009081 pJ/bit, "
+     "allocation 0.1182 pJ, link 0.03198 pJ/bit/mm, mux 0.001579 pJ/bit, segment switch "
+     "0.0007791 pJ/bit",
+     "DSENT 0.91 Bulk32LVT run, 5-port router, 4 VCs x 32 flits, 544-bit flits, 1 GHz, 3 mm "
+     "global-wire link, 3:1 and 2:1 544-bit muxes (docs/dsent-32nm.md: per flit / 544 bits, per "
+     "3 mm); assumption: a VC allocation costs a switch allocation (DSENT has no VC allocator) "
+     "and DSENT's 2:1 mux stands in for a segment switch; noc.interposer `energy.*`"),
+    ("static power", "router 3.162 mW, crosspoint 0.2369 mW, port 2.299 mW, buffer slot "
+     "1.070 mW, link 0.06183 mW/mm, mux 0.5921 mW, segment switch 0.2960 mW",
+     "DSENT 0.91 Bulk32LVT run, same inputs (docs/dsent-32nm.md: input port leakage / 128 "
+     "slots, crossbar / 25, 3 x 544 + 3 pipeline and select DFFs per port, switch allocator + "
+     "clock tree leakage + clock switching at 1 GHz per router, link driver / 3 mm); "
+     "assumption: the VC allocator's leakage = the switch allocator's x aries.md §V-D's area "
+     "ratio 9066/4589, DSENT's 2:1 mux for a segment switch; noc.interposer `energy.*_static`"),
     ("Adapt-NoC", "not modelled",
      "aries.md [28] is cited but not described. The stored public material has only its "
      "abstract (Zheng, Wang, Louri, HPCA 2021; par.nsf.gov/biblio/10229855: adaptable routers "

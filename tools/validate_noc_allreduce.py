@@ -173,7 +173,8 @@ def main():
     lines += ["", "NoC energy of one all-reduce of 1 MiB per chiplet, in uJ: dynamic (buffers, "
               "crossbar, allocation, links by length, ARIES muxes and segment switches) + "
               "static power x the all-reduce's time (noc/energy; the energies and powers are "
-              "the block's stated assumptions, aries.md gives none). A faster all-reduce moving "
+              "the block's defaults, a DSENT 0.91 Bulk32LVT run of its router and link, "
+              "docs/dsent-32nm.md; aries.md gives none). A faster all-reduce moving "
               "the same bits (ARIES_BW) saves static energy only; a bypass of n pitches is "
               "charged n pitches of wire but skips n - 1 routers' buffers, crossbars and "
               "allocations:", "",

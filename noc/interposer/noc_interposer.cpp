@@ -91,9 +91,9 @@ void noc_interposer::declare(type_decl<noc_interposer>& d) {
             bypass_params::declare);
     d.group("energy", &noc_interposer::m_energy,
             "Dynamic energy per event and static power per component (aries.md gives none: "
-            "assumptions of the order of DSENT 45 nm, on-chip wires and aries.md §V-D's router "
-            "areas times a leakage density, stated in each key); energy = dynamic + static "
-            "power x execution time",
+            "defaults from a DSENT 0.91 Bulk32LVT run on this block's defaults, 5-port router, "
+            "4 VCs x 32 flits, 544-bit flits, 1 GHz, 3 mm links; docs/dsent-32nm.md); energy = "
+            "dynamic + static power x execution time",
             energy_params::declare);
     d.group("chiplet", &noc_interposer::m_chiplet,
             "Op lists only (workload.ops / chakra naming noc.chiplet[c]): each chiplet's PE "
