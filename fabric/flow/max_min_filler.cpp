@@ -92,9 +92,11 @@ const std::vector<double>& max_min_filler::solve() {
             --m_rising[static_cast<std::size_t>(m_res[j])];
         }
     };
+    // The resources with users still rising (the others take no part in a round).
+    m_live.assign(m_play.begin(), m_play.end());
     while (rising > 0) {
         double step = std::numeric_limits<double>::infinity();
-        for (int r : m_play) {
+        for (int r : m_live) {
             const auto ur = static_cast<std::size_t>(r);
             if (m_rising[ur] > 0) step = std::min(step, m_left[ur] / m_rising[ur]);
         }
@@ -107,7 +109,7 @@ const std::vector<double>& max_min_filler::solve() {
         }
         step = std::max(step, 0.0);
         level += step;
-        for (int r : m_play) {
+        for (int r : m_live) {
             const auto ur = static_cast<std::size_t>(r);
             if (m_rising[ur] > 0) m_left[ur] -= step * m_rising[ur];
         }
@@ -119,11 +121,15 @@ const std::vector<double>& max_min_filler::solve() {
             if (!(level >= m_cap[f] * (1.0 - k_rel))) break;
             freeze(f);
         }
-        for (int r : m_play) {
+        for (int r : m_live) {
             const auto ur = static_cast<std::size_t>(r);
             if (m_rising[ur] == 0 || m_left[ur] > m_capacity[ur] * k_rel) continue;
             for (std::size_t k = m_user_first[ur]; k < m_user_end[ur]; ++k) freeze(m_user[k]);
         }
+        m_live.erase(
+            std::remove_if(m_live.begin(), m_live.end(),
+                           [this](int r) { return m_rising[static_cast<std::size_t>(r)] == 0; }),
+            m_live.end());
     }
     m_first.pop_back();
     return m_rate;

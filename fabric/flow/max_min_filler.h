@@ -48,6 +48,7 @@ private:
     std::vector<double> m_rate;
     std::vector<bool> m_frozen;         // per flow
     std::vector<int> m_play;            // resources the problem uses
+    std::vector<int> m_live;            // of those, the ones with users still rising
     std::vector<std::uint32_t> m_mark;  // per resource: epoch it was put in m_play
     std::uint32_t m_epoch = 0;
     std::vector<double> m_left;  // per resource: capacity not given out yet
