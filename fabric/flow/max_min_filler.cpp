@@ -78,8 +78,11 @@ const std::vector<double>& max_min_filler::solve() {
     for (std::size_t f = 0; f < n; ++f) {
         if (m_cap[f] > 0.0) m_by_cap.push_back(static_cast<std::uint32_t>(f));
     }
-    std::stable_sort(m_by_cap.begin(), m_by_cap.end(),
-                     [this](std::uint32_t a, std::uint32_t b) { return m_cap[a] < m_cap[b]; });
+    const auto lower = [this](std::uint32_t a, std::uint32_t b) { return m_cap[a] < m_cap[b]; };
+    // Often sorted already (the NoC's flows all have one cap unless a link is slow).
+    if (!std::is_sorted(m_by_cap.begin(), m_by_cap.end(), lower)) {
+        std::stable_sort(m_by_cap.begin(), m_by_cap.end(), lower);
+    }
     std::size_t next_cap = 0;
     std::size_t rising = n;
     double level = 0.0;
