@@ -3,6 +3,7 @@
 
     python3 bench/run_benchmarks.py [--build build] [--quick] [--ring-nodes 4,16,64,256,1024]
                                     [--repeats 3] [--instr-nodes 64,128,256]
+                                    [--only flow|noc_message]
 
 Every figure in the report is printed next to the command that produced it.  Benchmarks are
 measurements, never assertions: nothing here fails on a slow machine.
@@ -143,7 +144,7 @@ def main():
                     help="endpoint counts of the fat-tree ResNet-50 iteration at flow level "
                     "(configs/scale/fat_tree_16k_resnet50.yaml; add 16384 for the full run, "
                     "about 10 minutes)")
-    ap.add_argument("--only", choices=["flow"],
+    ap.add_argument("--only", choices=["flow", "noc_message"],
                     help="run only these sections and replace them in docs/performance.md, "
                     "keeping the others as they are")
     args = ap.parse_args()
@@ -152,6 +153,9 @@ def main():
     if args.only == "flow":
         sections = flow_sections(args, b)
         merge_sections(sections)
+        return 0
+    if args.only == "noc_message":
+        merge_sections(noc_message_sections(b))
         return 0
 
     # Kernel baseline.
@@ -345,6 +349,8 @@ def main():
                          rows))
 
     sections += flow_sections(args, b)
+    if not args.quick:
+        sections += noc_message_sections(b)
     lines = [
         "# Performance",
         "",
@@ -406,6 +412,26 @@ PEER_RING = ("ASTRA-sim's analytical backend, one dataset split, the same ring, 
              "quotes it (measured side by side on this machine class when the issue was filed, "
              "not rebuilt for this run): N = 256 0.19 s congestion-unaware, 0.26 s "
              "congestion-aware; N = 1024 3.0 s and 4.5 s, 358 MB")
+
+
+def noc_message_sections(b):
+    """Issue 25's message-level NoC case: the ARIES §V set-up at 8x8 with the baselines'
+    plain multi-tree and one all-reduce per layer (thousands of open flows; every flow start,
+    hop and finish recomputes the max-min fair rates of the flows it is connected to)."""
+    cmd = [f"{b}/bench/platform_bench", "configs/papers/aries/package.yaml", "packets_delivered",
+           "--set", "noc.size=8", "--set", "noc.topology=mesh",
+           "--set", "noc.collective.algorithm=multi_tree",
+           "--set", "workload.chiplet_training.batch=64"]
+    r, wall = timed_bench(cmd, 3600)
+    return [("NoC message level: 8x8 mesh multi-tree all-reduces, ResNet-50 layer-wise (ARIES "
+             "§V set-up, one all-reduce per layer, 2 iterations)", " ".join(cmd), [
+        ("messages", f"{r['count']:,.0f}"),
+        ("simulated time", f"{r['sim_s'] * 1e3:.3f} ms"),
+        ("wall time, simulation", f"{r['wall_s']:.1f} s"),
+        ("wall time, whole process", f"{wall:.1f} s"),
+        ("messages per wall second", f"{r['per_wall_s']:,.0f}"),
+        ("peak RSS", f"{r['peak_rss_mb']:.0f} MB"),
+    ])]
 
 
 def flow_sections(args, b):

@@ -84,11 +84,6 @@ LEDGER = [
      "ASTRA-sim 1.0's DATA loop and `scheduling-policy: LIFO` (inputs/system/"
      "sample_torus_sys.txt); aries.md §V-B 'a pipeline to overlap ... communication and "
      "computation'"),
-    ("8x8 MT", "buckets of 25 MiB (PyTorch DDP's default) instead of one per layer; VGG-16 "
-     "not run",
-     "simulation cost only: an 8x8 multi-tree at message level takes minutes per point with "
-     "per-layer buckets, and VGG-16's 553 MB more than ten minutes with any bucket size "
-     "tried"),
     ("ring mapping", "a Hamiltonian cycle of the mesh (every ring edge one hop)",
      "the platform's choice; aries.md Fig. 6 draws the ring this way"),
     ("ARIES local port", "injection 2 flits per cycle in the ring (`router.local_port_width: "
@@ -134,8 +129,6 @@ def run(build, tmp, k, topo, algo, model, per_chiplet, extra, more=()):
     if topo == "aries":
         coll, plan, _ = ARIES_PLAN[algo]
         sets += list(plan)
-    if k == 8 and algo == "multi_tree":
-        sets.append("workload.chiplet_training.bucket_size=25MiB")
     if flit_level(k, algo) and not any(s.startswith("noc.granularity=") for s in sets):
         sets.append("noc.granularity=flit")
     tag = "_".join([str(k), topo, algo, model] + [s.split("=")[-1] for s in more])
@@ -170,11 +163,6 @@ def flit_level(k, algo):
     return k == 4 and algo in ("double_binary_tree", "multi_tree")
 
 
-def skipped(k, algo, model):
-    """Points not simulated (the ledger says why)."""
-    return k == 8 and algo == "multi_tree" and model == "vgg16"
-
-
 def mean(xs):
     xs = [x for x in xs if not math.isnan(x)]
     return sum(xs) / len(xs)
@@ -204,8 +192,6 @@ def main():
                 for algo, _ in ALGOS:
                     for topo, _ in TOPOS:
                         for model, _, per, extra, _ in MODELS:
-                            if skipped(k, algo, model):
-                                continue
                             futs[(k, algo, topo, model)] = pool.submit(
                                 run, args.build, tmp, k, topo, algo, model, per, extra)
             # Equal bisection bandwidth (noc/topology/equal_cost.h), 4x4, every model.
@@ -347,9 +333,6 @@ def main():
     for k in sizes:
         for algo, aname in ALGOS:
             for model, mname, *_ in MODELS:
-                if skipped(k, algo, model):
-                    lines.append(f"| {k}x{k} | {aname} | {mname} | not run (ledger) |")
-                    continue
                 mesh = res[(k, algo, "mesh", model)]
                 cells = [f"{t(k, algo, tp, model) / 1e6:.3f} "
                          f"({t(k, algo, tp, model) / mesh['iteration_time']:.2f})"
@@ -365,9 +348,6 @@ def main():
     for k in sizes:
         for algo, aname in ALGOS:
             for model, mname, *_ in MODELS:
-                if skipped(k, algo, model):
-                    lines.append(f"| {k}x{k} | {aname} | {mname} | not run (ledger) |")
-                    continue
                 m0 = t(k, algo, "mesh", model, "communication_time")
                 cells = [f"{t(k, algo, tp, model, 'communication_time') / 1e6:.3f} "
                          f"({t(k, algo, tp, model, 'communication_time') / m0:.2f})"
@@ -388,9 +368,6 @@ def main():
     for k in sizes:
         for algo, aname in ALGOS:
             for model, mname, *_ in MODELS:
-                if skipped(k, algo, model):
-                    lines.append(f"| {k}x{k} | {aname} | {mname} | not run (ledger) |")
-                    continue
                 mesh = res[(k, algo, "mesh", model)]
                 cells = [f"{t(k, algo, tp, model, 'energy') / 1e9:.3f} "
                          f"({t(k, algo, tp, model, 'energy') / mesh['energy']:.2f})"
@@ -427,8 +404,6 @@ def main():
     for k in sizes:
         for a, _ in ALGOS:
             for m, *_ in MODELS:
-                if skipped(k, a, m):
-                    continue
                 me, ar = res[(k, a, "mesh", m)], res[(k, a, "aries", m)]
                 saves.append((me["energy"] - ar["energy"], me["static_energy"] -
                               ar["static_energy"], me["dynamic_energy"] - ar["dynamic_energy"],

@@ -14,8 +14,7 @@ constexpr double k_ps_per_s = 1e12;
 flow_engine::flow_engine(std::vector<double> capacity)
     : m_capacity(std::move(capacity)),
       m_carried(m_capacity.size(), 0.0),
-      m_users(m_capacity.size()),
-      m_mark_res(m_capacity.size(), 0),
+      m_components(m_capacity.size()),
       m_filler(m_capacity) {
     for (double c : m_capacity) {
         if (!(c > 0.0)) throw std::invalid_argument("flow_engine: a capacity is not positive");
@@ -39,7 +38,6 @@ void flow_engine::add(std::uint64_t tag, double bytes, const std::vector<int>& r
     } else {
         f = static_cast<std::uint32_t>(m_flows.size());
         m_flows.emplace_back();
-        m_mark_flow.push_back(0);
     }
     flow& x = m_flows[f];
     x.tag = tag;
@@ -52,10 +50,7 @@ void flow_engine::add(std::uint64_t tag, double bytes, const std::vector<int>& r
     x.res.assign(res.begin(), res.end());
     x.live = true;
     ++m_active;
-    for (int r : x.res) {
-        m_users[static_cast<std::size_t>(r)].push_back(f);
-        m_seed_res.push_back(r);
-    }
+    for (int r : x.res) m_components.use(f, r);
     if (x.res.empty()) {
         x.rate = cap;
         schedule(f);
@@ -78,43 +73,20 @@ void flow_engine::schedule(std::uint32_t f) {
 }
 
 void flow_engine::rebalance() {
-    if (m_seed_res.empty()) return;
-    // The connected component(s) of the seeds: flows and the resources they use.
-    if (++m_epoch == 0) {
-        std::fill(m_mark_flow.begin(), m_mark_flow.end(), 0);
-        std::fill(m_mark_res.begin(), m_mark_res.end(), 0);
-        m_epoch = 1;
-    }
-    m_comp_flows.clear();
-    m_comp_res.clear();
-    for (int r : m_seed_res) {
-        if (m_mark_res[static_cast<std::size_t>(r)] == m_epoch) continue;
-        m_mark_res[static_cast<std::size_t>(r)] = m_epoch;
-        m_comp_res.push_back(r);
-    }
-    m_seed_res.clear();
-    for (std::size_t i = 0; i < m_comp_res.size(); ++i) {
-        for (std::uint32_t f : m_users[static_cast<std::size_t>(m_comp_res[i])]) {
-            if (m_mark_flow[f] == m_epoch) continue;
-            m_mark_flow[f] = m_epoch;
-            m_comp_flows.push_back(f);
-            for (int r2 : m_flows[f].res) {
-                if (m_mark_res[static_cast<std::size_t>(r2)] == m_epoch) continue;
-                m_mark_res[static_cast<std::size_t>(r2)] = m_epoch;
-                m_comp_res.push_back(r2);
-            }
-        }
-    }
+    if (!m_components.touched()) return;
+    // The connected component(s) of the touched resources (flow_components).
+    const std::vector<std::uint32_t>& comp = m_components.collect(
+        [this](std::uint32_t f) -> const std::vector<int>& { return m_flows[f].res; });
     // Max-min fair rates over the component (progressive filling: max_min_filler).
     m_filler.clear();
-    for (std::uint32_t f : m_comp_flows) {
+    for (std::uint32_t f : comp) {
         settle(f);
         m_filler.add_flow(m_flows[f].cap);
         for (int r : m_flows[f].res) m_filler.use(r);
     }
     const std::vector<double>& rate = m_filler.solve();
-    for (std::size_t i = 0; i < m_comp_flows.size(); ++i) m_flows[m_comp_flows[i]].rate = rate[i];
-    for (std::uint32_t f : m_comp_flows) schedule(f);
+    for (std::size_t i = 0; i < comp.size(); ++i) m_flows[comp[i]].rate = rate[i];
+    for (std::uint32_t f : comp) schedule(f);
 }
 
 void flow_engine::prune() const {
@@ -148,11 +120,7 @@ void flow_engine::advance(double t_ps, std::vector<std::uint64_t>& finished) {
             m_events.pop();
             flow& x = m_flows[f];
             settle(f);
-            for (int r : x.res) {
-                auto& u = m_users[static_cast<std::size_t>(r)];
-                u.erase(std::find(u.begin(), u.end(), f));
-                m_seed_res.push_back(r);
-            }
+            for (int r : x.res) m_components.drop(f, r);
             x.live = false;
             ++x.version;
             --m_active;
@@ -175,7 +143,7 @@ double flow_engine::rate_of(std::uint64_t tag) const {
 double flow_engine::carried(int r) const {
     // Plus what its current users moved since they were last settled.
     double c = m_carried[static_cast<std::size_t>(r)];
-    for (std::uint32_t f : m_users[static_cast<std::size_t>(r)]) {
+    for (std::uint32_t f : m_components.users(r)) {
         const flow& x = m_flows[f];
         c += std::min(x.remaining, x.rate * (m_now - x.since) / k_ps_per_s);
     }

@@ -18,6 +18,7 @@
 #include <queue>
 #include <vector>
 
+#include "fabric/flow/flow_components.h"
 #include "fabric/flow/max_min_filler.h"
 
 namespace trainvp::fabric {
@@ -69,29 +70,22 @@ private:
     // Brings flow f's remaining bytes (and its resources' carried bytes) to the engine's time.
     void settle(std::uint32_t f);
     // Recomputes the rates of the flows connected (through shared resources) to the
-    // resources in m_seed_res, and reschedules their finishes.
+    // resources touched since the last rebalance, and reschedules their finishes.
     void rebalance();
     void schedule(std::uint32_t f);
     // Drops heap entries of flows that finished or were rescheduled.
     void prune() const;
 
     std::vector<double> m_capacity;
-    std::vector<double> m_carried;                    // bytes, up to each user's `since`
-    std::vector<std::vector<std::uint32_t>> m_users;  // live flows per resource
+    std::vector<double> m_carried;  // bytes, up to each user's `since`
     std::vector<flow> m_flows;
     std::vector<std::uint32_t> m_free;  // reusable flow slots
     mutable std::priority_queue<event, std::vector<event>, std::greater<event>> m_events;
     double m_now = 0;
     std::uint64_t m_next_order = 0;
     std::size_t m_active = 0;
-    // Scratch of rebalance().
-    std::vector<int> m_seed_res;
-    std::vector<std::uint32_t> m_comp_flows;
-    std::vector<int> m_comp_res;
-    std::vector<std::uint32_t> m_mark_flow;  // epoch per flow / resource
-    std::vector<std::uint32_t> m_mark_res;
-    std::uint32_t m_epoch = 0;
-    max_min_filler m_filler;  // the rates of a component
+    flow_components m_components;  // live flows per resource; what a change touches
+    max_min_filler m_filler;       // the rates of a component
 };
 
 }  // namespace trainvp::fabric

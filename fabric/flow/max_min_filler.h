@@ -7,7 +7,8 @@
 //
 // One problem at a time: clear(), then add_flow() for each flow followed by use() for each of
 // its resources, then solve().  Scratch is kept between problems (no allocation per solve once
-// warm), and a solve touches only the resources its flows use.  Pure C++, tested alone
+// warm), and a solve touches only the resources its flows use: a round of filling costs the
+// resources in play plus the flows it freezes, not a pass over every flow.  Pure C++, tested alone
 // (tests/unit/fabric/test_max_min_filler.cpp).
 #pragma once
 
@@ -47,10 +48,15 @@ private:
     std::vector<double> m_rate;
     std::vector<bool> m_frozen;         // per flow
     std::vector<int> m_play;            // resources the problem uses
+    std::vector<int> m_live;            // of those, the ones with users still rising
     std::vector<std::uint32_t> m_mark;  // per resource: epoch it was put in m_play
     std::uint32_t m_epoch = 0;
     std::vector<double> m_left;  // per resource: capacity not given out yet
     std::vector<int> m_rising;   // per resource: users still rising
+    // Per resource in play: its users are m_user[m_user_first[r], m_user_end[r]).
+    std::vector<std::size_t> m_user_first, m_user_end;
+    std::vector<std::uint32_t> m_user;
+    std::vector<std::uint32_t> m_by_cap;  // the capped flows, lowest cap first
 };
 
 }  // namespace trainvp::fabric

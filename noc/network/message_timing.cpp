@@ -12,6 +12,14 @@ namespace trainvp::noc {
 namespace {
 // Fluid times are sums of many fractions: a flow is finished within this many flits.
 constexpr double k_eps = 1e-9;
+
+// A flow's resources in use, for flow_components::collect.
+struct resource_span {
+    const int* first;
+    const int* last;
+    const int* begin() const { return first; }
+    const int* end() const { return last; }
+};
 }  // namespace
 
 message_timing::message_timing(const noc_topology& topo, const route_table& routes,
@@ -32,6 +40,18 @@ message_timing::message_timing(const noc_topology& topo, const route_table& rout
     m_injecting.assign(n, 0);
     m_waiting.resize(n);
     m_filler = fabric::max_min_filler(m_capacity);
+    m_components = fabric::flow_components(m_capacity.size());
+}
+
+void message_timing::track(const flow& fl, std::size_t lo, std::size_t hi, bool gone) {
+    std::size_t lo1 = fl.holds_slot ? 0 : 1, hi1 = fl.started ? fl.reached : 0;
+    if (gone) lo1 = hi1 = 0;
+    for (std::size_t j = lo; j < hi; ++j) {
+        if (j < lo1 || j >= hi1) m_components.drop(fl.slot, fl.resources[j]);
+    }
+    for (std::size_t j = lo1; j < hi1; ++j) {
+        if (j < lo || j >= hi) m_components.use(fl.slot, fl.resources[j]);
+    }
 }
 
 void message_timing::admit(int router, double now) {
@@ -44,6 +64,14 @@ void message_timing::admit(int router, double now) {
         ++busy;
         fl.start = std::max(fl.start, now);
         fl.slot_until = fl.start + fl.remaining;
+        if (m_free_slots.empty()) {
+            fl.slot = static_cast<std::uint32_t>(m_index.size());
+            m_index.push_back(0);
+        } else {
+            fl.slot = m_free_slots.back();
+            m_free_slots.pop_back();
+        }
+        m_index[fl.slot] = m_flows.size();
         m_flows.push_back(std::move(fl));
     }
 }
@@ -112,22 +140,24 @@ std::uint32_t message_timing::add(std::uint32_t id, int src, int dst, std::uint6
 void message_timing::rates() {
     // Max-min fair over the started flows (fabric/flow/max_min_filler, the flow level's
     // allocator): a flow competes for the resources its head has reached, and for its
-    // injection port until its tail is injected.
+    // injection port until its tail is injected.  Only the flows connected to a resource some
+    // flow started or stopped using since the last time are recomputed (flow_components, as
+    // the flow level's flow_engine does); the others' rates stand.
+    if (!m_components.touched()) return;
+    const auto in_use = [this](std::uint32_t slot) {
+        const flow& fl = m_flows[m_index[slot]];
+        const int* r = fl.resources.data();
+        return resource_span{r + (fl.holds_slot ? 0 : 1), r + fl.reached};
+    };
+    const std::vector<std::uint32_t>& comp = m_components.collect(in_use);
     m_filler.clear();
-    m_open.clear();
-    for (std::size_t i = 0; i < m_flows.size(); ++i) {
-        flow& fl = m_flows[i];
-        fl.rate = 0;
-        if (!fl.started) continue;
-        m_open.push_back(i);
-        m_filler.add_flow(fl.cap);
-        for (std::size_t j = fl.holds_slot ? 0 : 1; j < fl.reached; ++j) {
-            m_filler.use(fl.resources[j]);
-        }
+    for (std::uint32_t slot : comp) {
+        m_filler.add_flow(m_flows[m_index[slot]].cap);
+        for (int r : in_use(slot)) m_filler.use(r);
     }
-    if (m_open.empty()) return;
+    if (comp.empty()) return;
     const std::vector<double>& rate = m_filler.solve();
-    for (std::size_t k = 0; k < m_open.size(); ++k) m_flows[m_open[k]].rate = rate[k];
+    for (std::size_t k = 0; k < comp.size(); ++k) m_flows[m_index[comp[k]]].rate = rate[k];
 }
 
 double message_timing::next_time() const {
@@ -176,6 +206,7 @@ void message_timing::advance(double t, std::vector<done>& out) {
         m_released.clear();
         for (std::size_t i = 0; i < m_flows.size();) {
             flow& fl = m_flows[i];
+            const std::size_t lo = fl.holds_slot ? 0 : 1, hi = fl.started ? fl.reached : 0;
             if (!fl.started && fl.start <= m_t + k_eps) fl.started = true;
             while (fl.started && fl.reached < fl.reach.size() &&
                    fl.start + fl.reach[fl.reached] <= m_t + k_eps) {
@@ -190,11 +221,14 @@ void message_timing::advance(double t, std::vector<done>& out) {
                 --m_injecting[static_cast<std::size_t>(fl.src)];
                 m_released.push_back(fl.src);
             }
+            track(fl, lo, hi, finished);
             if (finished) {
                 // The tail is ejected in the cycle the last flit is sent.
                 out.push_back({fl.id, static_cast<std::uint64_t>(m_t) + fl.tail_latency});
+                m_free_slots.push_back(fl.slot);
                 m_flows[i] = std::move(m_flows.back());
                 m_flows.pop_back();
+                if (i < m_flows.size()) m_index[m_flows[i].slot] = i;
                 continue;
             }
             ++i;

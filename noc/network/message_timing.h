@@ -9,8 +9,9 @@
 // interface injects `width` messages at a time in creation order, and moves on to the next when the
 // current one's flits are all written and those left to send fit in the VC buffers along its route
 // (buffer_depth per router), as the flit level's interface does.  Rates are recomputed whenever a
-// flow starts or ends (event-driven, no per-cycle work).  The head's pipeline latency is added
-// analytically:
+// flow starts or ends using a resource (event-driven, no per-cycle work), for the flows connected
+// to that resource only (fabric/flow/flow_components, as the flow level does).  The head's pipeline
+// latency is added analytically:
 //     start     = created + stages - 1                 (the head's first switch)
 //     finish    = start + fluid transfer of F flits    (F c at full rate)
 //     delivered = finish - c + H (L + stages) + 1      (the tail's remaining hops + ejection)
@@ -24,6 +25,7 @@
 #include <deque>
 #include <vector>
 
+#include "fabric/flow/flow_components.h"
 #include "fabric/flow/max_min_filler.h"
 #include "noc/link/link_timing.h"
 #include "noc/topology/noc_topology.h"
@@ -63,6 +65,7 @@ public:
 private:
     struct flow {
         std::uint32_t id = 0;
+        std::uint32_t slot = 0;          // its number in m_components (m_index)
         double start = 0;                // cycle the head's first switch can happen
         double remaining = 0;            // flits not yet sent
         double rate = 0;                 // flits per cycle (0 until started)
@@ -82,6 +85,9 @@ private:
     // Gives the free injection slots of `router` to its queued flows, in creation order.
     void admit(int router, double now);
     void rates();
+    // Tells m_components the resources `fl` started or stopped using since it used
+    // resources[lo, hi) (none after it is `gone`).
+    void track(const flow& fl, std::size_t lo, std::size_t hi, bool gone);
     double next_time() const;
 
     const noc_topology& m_topo;
@@ -100,8 +106,11 @@ private:
     double m_t = 0;
     std::uint64_t m_queued = 0;
     fabric::max_min_filler m_filler;  // the rates (the flow level's allocator)
-    std::vector<std::size_t> m_open;  // rates(): the started flows, in the filler's order
-    std::vector<int> m_released;      // sources whose slot freed this cycle
+    // The started flows per resource they use, and what changed since the last rates().
+    fabric::flow_components m_components;
+    std::vector<std::size_t> m_index;  // per slot: the flow's place in m_flows
+    std::vector<std::uint32_t> m_free_slots;
+    std::vector<int> m_released;  // sources whose slot freed this cycle
 };
 
 }  // namespace trainvp::noc
