@@ -315,7 +315,13 @@ def main():
         "platform has FB = mesh in the ring, where aries.md has FB 2.10 / 1.52 = 1.38x faster "
         "than the mesh. A ring mapped in rank order (ASTRA-sim numbers NPUs row by row) would "
         "make the mesh's row-to-row edges 4-6 hops but leave each flow one link at a time, so "
-        "it would not give 1.38x either; what does is not identified.",
+        "it would not give 1.38x either; what does is not identified. A lead for the next "
+        "step: ASTRA-sim 1.0's GARNET network (astra-sim/astra-network-garnet, "
+        "configs/topologies/Torus2D.py) gives every ring of a dimension its own links, one set "
+        "per direction (a virtual network each, `horizontal-rings` / `vertical-rings`), and its "
+        "sample system runs `ring_ring` (a ring per dimension, `localBWAware`, "
+        "inputs/system/sample_torus_sys.txt); aries.md's mesh and FB network files for that "
+        "framework are not published, so how its FB ring used the express links stays open.",
         "",
         f"![execution time]({os.path.relpath(pngs['iteration_time'], 'docs')})",
         "",

@@ -94,6 +94,17 @@ TEST(noc_energy, aries_adds_muxes_switches_and_its_configured_segments) {
     EXPECT_NEAR(inv.static_mw(e), by_hand_mw, k_rel * by_hand_mw);
 }
 
+// The event counts of one single-flit packet from router 0 to DST on an idle 4x4 mesh.
+network_counts one_flit_from_0_to(int dst) {
+    const auto topo = noc_topology::mesh(4);
+    const auto rt = route_table::dimension_order(topo);  // the network keeps a reference
+    noc_network net(topo, rt, network_config{});
+    net.add_packet(0, dst, 1, 0, true);
+    net.run_until(10000);
+    EXPECT_TRUE(net.idle());
+    return net.counts();
+}
+
 // One single-flit packet over n mesh hops: it is written into and read from n + 1 input
 // buffers (the source's local port and each router it reaches), crosses n + 1 crossbars, wins
 // n + 1 switch allocations (the destination's for the ejection port) and n VC allocations
@@ -106,14 +117,8 @@ TEST(noc_energy, one_flit_over_n_hops_by_hand) {
     e.allocation.pj = 0.25;
     e.link.pj_per_bit_mm = 0.1;
     const double bits = 544, pitch = 3.0;
-    const auto topo = noc_topology::mesh(4);
-    const auto rt = route_table::dimension_order(topo);
     for (auto [dst, n] : {std::pair{1, 1}, {3, 3}, {15, 6}}) {
-        noc_network net(topo, rt, network_config{});
-        net.add_packet(0, dst, 1, 0, true);
-        net.run_until(10000);
-        ASSERT_TRUE(net.idle());
-        const network_counts& c = net.counts();
+        const network_counts c = one_flit_from_0_to(dst);
         const double routers = n + 1;
         const double by_hand = routers * bits * (0.006 + 0.005 + 0.008) + (routers + n) * 0.25 +
                                n * pitch * bits * 0.1;
@@ -222,20 +227,14 @@ TEST(noc_energy, idle_mesh_with_the_dsent_defaults) {
 TEST(noc_energy, one_flit_over_n_hops_with_the_dsent_defaults) {
     const energy_params e;
     const double bits = 544, pitch = 3.0;
-    const auto topo = noc_topology::mesh(4);
-    const auto rt = route_table::dimension_order(topo);
     for (auto [dst, n] : {std::pair{1, 1}, {3, 3}, {15, 6}}) {
-        noc_network net(topo, rt, network_config{});
-        net.add_packet(0, dst, 1, 0, true);
-        net.run_until(10000);
-        ASSERT_TRUE(net.idle());
+        const network_counts c = one_flit_from_0_to(dst);
         const double r = n + 1;
         const double by_hand =
             r * bits * (0.1105 + 0.1063 + 0.009081) + (r + n) * 0.1182 + n * pitch * bits * 0.03198;
         const double dsent =
             r * (60.1066 + 57.8128 + 4.93987) + (r + n) * (0.0448458 + 0.073377) + n * 52.1931;
-        const energy_totals t =
-            energy_totals::of(net.counts(), e, pitch, bits, false, noc_inventory{}, 0);
+        const energy_totals t = energy_totals::of(c, e, pitch, bits, false, noc_inventory{}, 0);
         EXPECT_NEAR(t.dynamic_pj(), by_hand, k_rel * by_hand) << "0 -> " << dst;
         EXPECT_NEAR(t.dynamic_pj(), dsent, k_dsent_rel * dsent) << "0 -> " << dst;
     }
