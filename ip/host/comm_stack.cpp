@@ -1,6 +1,7 @@
 #include "ip/host/comm_stack.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace trainvp::ip {
@@ -55,8 +56,23 @@ void comm_stack_params::declare(param_list<comm_stack_params>& d) {
         .range("0GB/s", "10TB/s");
     d.param("cache", &comm_stack_params::cache, "0B",
             "Last-level cache a sum's inputs (inputs x bytes) must fit in to run at "
-            "sum_cached_bandwidth. 0 = none fits")
+            "sum_cached_bandwidth, and a message must fit in to move no DRAM traffic for its "
+            "copies. 0 = none fits")
         .range("0B", "1TiB");
+    d.param("send_copy_traffic", &comm_stack_params::send_copy_traffic, "0",
+            "Bytes of DRAM traffic per payload byte of a send's copy from the user buffer into "
+            "socket buffers, issued on the host's `mem` over the thread's work on the message "
+            "(Linux TCP copies every sent byte once, tcp_sendmsg; reading a user buffer not in "
+            "the last-level cache is 1, the socket-buffer side 0 when the NIC's DMA reads it "
+            "from the cache, Intel DDIO). A message of at most `cache` bytes moves none. 0 = "
+            "the copies move no memory traffic")
+        .range("0", "4");
+    d.param("recv_copy_traffic", &comm_stack_params::recv_copy_traffic, "0",
+            "Bytes of DRAM traffic per payload byte of a receive's copy out of socket buffers "
+            "into the user buffer, issued as send_copy_traffic's (tcp_recvmsg copies every "
+            "received byte once; writing the user buffer is 1, the socket-buffer side 0 when "
+            "the NIC's DMA wrote it into the cache, Intel DDIO). 0 = none")
+        .range("0", "4");
 }
 
 comm_stack::comm_stack(const comm_stack_params& p, std::uint64_t threads)
@@ -75,8 +91,10 @@ std::size_t comm_stack::pick(std::uint64_t ready_ps) const {
     return best;
 }
 
-std::uint64_t comm_stack::reserve(std::uint64_t ready_ps, std::uint64_t work_ps) {
+std::uint64_t comm_stack::reserve(std::uint64_t ready_ps, std::uint64_t work_ps,
+                                  std::size_t* thread) {
     const std::size_t k = pick(ready_ps);
+    if (thread != nullptr) *thread = k;
     const std::uint64_t start = std::max(m_free_ps[k], ready_ps);
     m_free_ps[k] = start + work_ps;
     m_busy_ps += work_ps;
@@ -92,18 +110,29 @@ comm_stack::send_timing comm_stack::send(std::uint64_t posted_ps, std::uint64_t 
     t.end_ps = ready;
     if (m_p.send_rate.bytes_per_s <= 0.0 || bytes == 0) return t;
     const std::uint64_t work = m_p.send_rate.transfer_time(bytes).ps;
-    t.start_ps = reserve(ready, work);
+    t.start_ps = reserve(ready, work, &t.thread);
     t.end_ps = t.start_ps + work;
     t.pace_bytes_per_s = m_p.send_rate.bytes_per_s;
     return t;
 }
 
 std::uint64_t comm_stack::receive(std::uint64_t first_ps, std::uint64_t last_ps,
-                                  std::uint64_t bytes) {
-    if (m_p.recv_rate.bytes_per_s <= 0.0 || bytes == 0) return last_ps;
-    const std::uint64_t work = m_p.recv_rate.transfer_time(bytes).ps;
-    const std::uint64_t start = reserve(std::min(first_ps, last_ps), work);
-    return std::max(last_ps, start + work);
+                                  std::uint64_t bytes, work* reserved) {
+    if (m_p.recv_rate.bytes_per_s <= 0.0 || bytes == 0) {
+        if (reserved != nullptr) *reserved = work{0, last_ps, last_ps};
+        return last_ps;
+    }
+    const std::uint64_t w = m_p.recv_rate.transfer_time(bytes).ps;
+    std::size_t thread = 0;
+    const std::uint64_t start = reserve(std::min(first_ps, last_ps), w, &thread);
+    if (reserved != nullptr) *reserved = work{thread, start, start + w};
+    return std::max(last_ps, start + w);
+}
+
+std::uint64_t comm_stack::copy_traffic(std::uint64_t bytes, bool send) const {
+    if (m_p.cache.bytes > 0 && bytes <= m_p.cache.bytes) return 0;
+    const double per_byte = send ? m_p.send_copy_traffic : m_p.recv_copy_traffic;
+    return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * per_byte));
 }
 
 comm_stack::sum_timing comm_stack::sum(std::uint64_t ready_ps, std::uint64_t bytes,

@@ -24,6 +24,11 @@
 //   one core reaches, `sum_cached_bandwidth` when its inputs fit in the last-level cache
 //   (`cache`), `sum_bandwidth` from DRAM otherwise.  The sum takes its thread like the
 //   per-byte work (the thread that sends and receives a ring step also adds the block).
+// - Copies' memory traffic (when `send_copy_traffic` / `recv_copy_traffic` are set): the
+//   send's copy from the user buffer into socket buffers and the receive's copy out of them
+//   move that many bytes of DRAM traffic per payload byte, spread over the thread's work on the
+//   message (the host issues it on its memory, where it competes with the other initiators); a
+//   message of at most `cache` bytes moves none (its data is in the last-level cache).
 // A rate of 0 is free: the thread costs nothing per byte.
 #pragma once
 
@@ -46,6 +51,8 @@ struct comm_stack_params {
     units::bandwidth sum_bandwidth{0.0};
     units::bandwidth sum_cached_bandwidth{0.0};
     units::data_size cache{0};
+    double send_copy_traffic = 0.0;
+    double recv_copy_traffic = 0.0;
 
     static void declare(param_list<comm_stack_params>& d);
 };
@@ -60,6 +67,7 @@ public:
         std::uint64_t start_ps = 0;   // the first byte may leave (protocol done, thread free)
         std::uint64_t end_ps = 0;     // the thread has handed over the last byte
         double pace_bytes_per_s = 0;  // the rate the thread hands bytes over (0: unpaced)
+        std::size_t thread = 0;       // the progress thread that drives it
     };
     // A send of `bytes` posted at `posted_ps`: reserves its thread time.
     send_timing send(std::uint64_t posted_ps, std::uint64_t bytes);
@@ -68,7 +76,23 @@ public:
     // completes no earlier, nor before its own posting + recv_overhead).  Reserves the
     // receiving thread's time, handed out as messages arrive (the progress engine drains the
     // sockets whether or not a receive is posted yet).
-    std::uint64_t receive(std::uint64_t first_ps, std::uint64_t last_ps, std::uint64_t bytes);
+    // `work`, when given, is set to the thread time reserved for it (none when recv_rate is 0:
+    // start_ps == end_ps).
+    struct work {
+        std::size_t thread = 0;
+        std::uint64_t start_ps = 0, end_ps = 0;
+    };
+    std::uint64_t receive(std::uint64_t first_ps, std::uint64_t last_ps, std::uint64_t bytes,
+                          work* reserved = nullptr);
+
+    // The DRAM traffic, in bytes, of the copy of a message of `bytes` payload bytes through the
+    // stack (a send's when `send`, else a receive's): bytes x send_copy_traffic or
+    // recv_copy_traffic, rounded to the byte; 0 when the message fits in `cache`.
+    std::uint64_t copy_traffic(std::uint64_t bytes, bool send) const;
+    // Whether any message's copies move DRAM traffic.
+    bool copies_move_memory() const {
+        return m_p.send_copy_traffic > 0.0 || m_p.recv_copy_traffic > 0.0;
+    }
 
     // Whether the stack runs the sums of collectives (sum_bandwidth > 0).
     bool runs_sums() const { return m_p.sum_bandwidth.bytes_per_s > 0.0; }
@@ -91,8 +115,10 @@ public:
 private:
     // The thread that can start work released at `ready_ps` first; returns its index.
     std::size_t pick(std::uint64_t ready_ps) const;
-    // Reserves `work_ps` on the first thread free at `ready_ps`; returns when it starts.
-    std::uint64_t reserve(std::uint64_t ready_ps, std::uint64_t work_ps);
+    // Reserves `work_ps` on the first thread free at `ready_ps`; returns when it starts, and
+    // the thread in `thread` when given.
+    std::uint64_t reserve(std::uint64_t ready_ps, std::uint64_t work_ps,
+                          std::size_t* thread = nullptr);
 
     comm_stack_params m_p;
     std::vector<std::uint64_t> m_free_ps;  // per thread: when the work handed to it is done

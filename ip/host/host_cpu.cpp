@@ -164,6 +164,9 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
            "allreduce ops done (offloaded to the smart NIC; completion reported)");
     d.stat("flops", &host_cpu::m_flops, "FLOP", "Floating-point operations run on the cores");
     d.stat("memory_bytes", &host_cpu::m_memory_bytes, "B", "Bytes of memory traffic on `mem`");
+    d.stat("stack_memory_bytes", &host_cpu::m_stack_memory_bytes, "B",
+           "Bytes of memory traffic on `mem` of the communication stack's copies (stack "
+           "send_copy_traffic, recv_copy_traffic; part of memory_bytes)");
     d.stat("bytes_sent", &host_cpu::m_bytes_sent, "B", "Payload bytes of completed sends");
     d.stat("bytes_received", &host_cpu::m_bytes_received, "B",
            "Payload bytes of completed receives");
@@ -200,6 +203,12 @@ host_cpu::host_cpu(const sc_core::sc_module_name& name, const params& p)
                                       ? m_stack_params.threads
                                       : std::max<std::uint64_t>(m_comm_cores, 1);
     m_stack = std::make_unique<comm_stack>(m_stack_params, threads);
+    if (m_stack->copies_move_memory()) {
+        for (std::size_t k = 0; k < m_stack->threads(); ++k) {
+            m_copies.push_back(std::make_unique<copy_stream>());
+            start_engine(m_copies.back()->engine, [this, k] { copy_step(k); });
+        }
+    }
     nic_notify.register_b_transport(this, &host_cpu::nic_notify_b_transport);
     for (op_unit u : {op_unit::CPU, op_unit::COMM, op_unit::GPU, op_unit::COPY}) {
         start_engine(m_engine[index_of(u)], [this, u] { unit_step(u); });
@@ -623,12 +632,12 @@ void host_cpu::unit_step(op_unit u) {
                 start_op(r, u, now);
                 break;
             case unit_phase::MEMORY:
-                if (!memory_traffic(r, u, now)) return;
+                if (!memory_traffic(r.mem, m_streams[w], m_engine[w], now)) return;
                 // A stack's sum is memory-bound on its core: its thread time covers the adds.
-                r.end = r.stack_sum ? std::max(r.last, r.stack_end)
-                                    : r.last + (r.what.kind == op_kind::COMPUTE
-                                                    ? slowed(compute_time(r.what.flops, u))
-                                                    : compute_time(r.what.flops, u));
+                r.end = r.stack_sum ? std::max(r.mem.last, r.stack_end)
+                                    : r.mem.last + (r.what.kind == op_kind::COMPUTE
+                                                        ? slowed(compute_time(r.what.flops, u))
+                                                        : compute_time(r.what.flops, u));
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
                 break;
@@ -685,25 +694,20 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
         case op_kind::UPDATE: {
             // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in
             // sequence.
-            memory_stream& ms = m_streams[index_of(u)];
-            ms.window.clear();
-            r.pass = 0;
-            r.off = 0;
-            r.issued = 0;
-            r.issue_due = false;
-            r.last = now;
-            r.pace = m_stream_bandwidth.bytes_per_s;
+            m_streams[index_of(u)].window.clear();
+            r.mem = traffic(o.address, o.bytes, o.read_passes, o.write_passes, now,
+                            m_stream_bandwidth.bytes_per_s);
             r.stack_sum = o.kind == op_kind::SUM && m_stack->runs_sums();
             if (r.stack_sum) {
                 // The reduction runs on a progress thread (comm_stack.h): from when the thread
                 // takes it, at one core's bandwidth; from the cache, no DRAM traffic.
                 const comm_stack::sum_timing t = m_stack->sum(now.value(), o.bytes, o.read_passes);
                 r.start = ps_time(t.start_ps);
-                r.last = r.start;
+                r.mem.start = r.mem.last = r.start;
                 r.stack_end = ps_time(t.end_ps);
-                r.pace = t.bytes_per_s;
+                r.mem.pace = t.bytes_per_s;
                 m_stack_busy_ns.add(static_cast<double>(t.end_ps - t.start_ps) * 1e-3);
-                if (t.cached) r.pass = o.read_passes + o.write_passes;
+                if (t.cached) r.mem.pass = o.read_passes + o.write_passes;
             }
             r.phase = unit_phase::MEMORY;
             break;
@@ -824,16 +828,15 @@ sc_time host_cpu::compute_time(double flops, op_unit u) const {
     return ps_time(unit.compute_ps(flops));
 }
 
-bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
-    const slot& o = r.what;
-    const std::uint32_t passes = o.read_passes + o.write_passes;
-    if (o.bytes == 0 || passes == 0) return true;
+bool host_cpu::memory_traffic(traffic& r, memory_stream& ms, wake_queue::engine& e,
+                              const sc_time& now) {
+    const std::uint32_t passes = r.reads + r.writes;
+    if (r.bytes == 0 || passes == 0) return true;
     const std::uint64_t chunk = m_memory_chunk.bytes;
     const sc_time quantum = tlm::tlm_global_quantum::instance().get();
-    memory_stream& ms = m_streams[index_of(u)];
     flat_queue<sc_time>& window = ms.window;  // completions of the last memory_outstanding chunks
     tlm::tlm_generic_payload& trans = ms.trans;
-    const std::size_t need = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, o.bytes));
+    const std::size_t need = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, r.bytes));
     if (ms.scratch_size < need) {
         // Not zero-filled: a timing-mode memory never touches it, so it costs address space,
         // not resident memory (a 1024-host run with a large memory_chunk).
@@ -841,9 +844,9 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
         ms.scratch_size = need;
     }
     for (; r.pass < passes; ++r.pass, r.off = 0) {
-        const bool write = r.pass >= o.read_passes;
-        for (; r.off < o.bytes; r.off += chunk) {
-            const std::uint64_t len = std::min(chunk, o.bytes - r.off);
+        const bool write = r.pass >= r.reads;
+        for (; r.off < r.bytes; r.off += chunk) {
+            const std::uint64_t len = std::min(chunk, r.bytes - r.off);
             if (!r.issue_due) {
                 r.issue = r.start;
                 if (window.size() == m_memory_outstanding) {
@@ -860,13 +863,13 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
                 // memory (DMA engines) reserve it in roughly time order.
                 if (r.issue > now && r.issue - now >= quantum) {
                     r.issue_due = true;
-                    m_engine[index_of(u)].sleep_until(r.issue);
+                    e.sleep_until(r.issue);
                     return false;
                 }
             }
             r.issue_due = false;
             trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-            trans.set_address(o.address + r.off);
+            trans.set_address(r.address + r.off);
             trans.set_data_ptr(ms.scratch.get());
             trans.set_data_length(static_cast<unsigned>(len));
             trans.set_streaming_width(static_cast<unsigned>(len));
@@ -877,7 +880,7 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
             mem->b_transport(trans, delay);
             if (trans.is_response_error()) {
                 throw sim_error(path() + ": memory " + (write ? "write" : "read") + " of " +
-                                std::to_string(len) + " B at " + std::to_string(o.address + r.off) +
+                                std::to_string(len) + " B at " + std::to_string(r.address + r.off) +
                                 " failed: " + trans.get_response_string());
             }
             const sc_time done = now + delay;
@@ -887,6 +890,45 @@ bool host_cpu::memory_traffic(unit_run& r, op_unit u, const sc_time& now) {
         }
     }
     return true;
+}
+
+void host_cpu::copy_traffic(std::size_t thread, std::uint64_t start_ps, std::uint64_t end_ps,
+                            std::uint64_t address, std::uint64_t message_bytes, std::uint64_t bytes,
+                            bool write) {
+    if (bytes == 0 || message_bytes == 0) return;
+    copy_stream& c = *m_copies[thread];
+    // Passes over the message's buffer: more traffic than the message (a copy_traffic above 1)
+    // touches it again rather than beyond it.
+    const std::uint32_t passes =
+        static_cast<std::uint32_t>((bytes + message_bytes - 1) / message_bytes);
+    const std::uint64_t per_pass = (bytes + passes - 1) / passes;
+    // Spread evenly over the thread's work on the message (unpaced when it takes no time).
+    const double pace = end_ps > start_ps ? static_cast<double>(per_pass * passes) * 1e12 /
+                                                static_cast<double>(end_ps - start_ps)
+                                          : 0.0;
+    c.queued.push_back(traffic(address, per_pass, write ? 0u : passes, write ? passes : 0u,
+                               ps_time(start_ps), pace));
+    m_stack_memory_bytes += per_pass * passes;
+    c.engine.wake(sc_core::SC_ZERO_TIME);
+}
+
+void host_cpu::copy_step(std::size_t thread) {
+    copy_stream& c = *m_copies[thread];
+    const sc_time now = sim_now();
+    for (;;) {
+        if (!c.issuing) {
+            if (c.queued.empty()) {
+                c.engine.park();
+                return;
+            }
+            c.now = c.queued.front();
+            c.queued.pop_front();
+            c.ms.window.clear();
+            c.issuing = true;
+        }
+        if (!memory_traffic(c.now, c.ms, c.engine, now)) return;
+        c.issuing = false;
+    }
 }
 
 tlm::tlm_generic_payload& host_cpu::command(op_unit u) {
@@ -966,6 +1008,10 @@ sc_time host_cpu::post_send(unit_run& r) {
     } else {
         t = m_stack->send(posted, o.bytes);
         m_stack_busy_ns.add(static_cast<double>(t.end_ps - t.start_ps) * 1e-3);
+        if (!m_copies.empty()) {
+            copy_traffic(t.thread, t.start_ps, t.end_ps, o.address, o.bytes,
+                         m_stack->copy_traffic(o.bytes, true), false);
+        }
     }
     ext.pace_bytes_per_s = t.pace_bytes_per_s;
     if (const std::uint8_t* src = data_at(o.address, o.bytes)) {
@@ -1018,11 +1064,18 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         // then.  A NIC that does not say when the first byte landed: with the last.
         const std::uint64_t first = ext->first_ps != 0 ? ext->first_ps : at.value();
         const std::uint64_t busy_before = m_stack->busy_ps();
-        at = ps_time(m_stack->receive(first, at.value(), ext->bytes));
+        comm_stack::work w;
+        at = ps_time(m_stack->receive(first, at.value(), ext->bytes, &w));
         m_stack_busy_ns.add(static_cast<double>(m_stack->busy_ps() - busy_before) * 1e-3);
         progress_until(at);  // the run is busy until then (the stall watchdog)
         // A receive running on a unit takes the message; otherwise it is unexpected.
         const std::size_t u = m_messages.receive(ext->peer, ext->tag);
+        if (!m_copies.empty()) {
+            // The copy writes the posted receive's buffer; an unexpected message goes to a
+            // buffer of MPI's own (its address changes no timing: the start of host memory).
+            copy_traffic(w.thread, w.start_ps, w.end_ps, u != k_none ? m_units[u].what.address : 0,
+                         ext->bytes, m_stack->copy_traffic(ext->bytes, false), true);
+        }
         if (u != k_none) {
             take_message(m_units[u], at, ext->bytes, ext->msg_id, ext->data);
             wake(u, at);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -97,6 +98,32 @@ private:
     using op_status = op_window::op_status;
     static constexpr std::size_t k_none = op_window::k_none;
 
+    // Memory traffic as memory_traffic issues it: `reads` then `writes` passes over
+    // [address, address + bytes) from `start`, paced at `pace` bytes/s over all passes (0: as
+    // fast as the memory and the window of memory_outstanding chunks allow).  An op's, or a
+    // copy of the communication stack's.
+    struct traffic {
+        traffic() = default;
+        traffic(std::uint64_t a, std::uint64_t b, std::uint32_t r, std::uint32_t w,
+                const sc_core::sc_time& from, double bytes_per_s)
+            : address(a),
+              bytes(b),
+              reads(r),
+              writes(w),
+              start(from),
+              pace(bytes_per_s),
+              last(from) {}
+        std::uint64_t address = 0, bytes = 0;
+        std::uint32_t reads = 0, writes = 0;
+        sc_core::sc_time start;
+        double pace = 0;
+        // Progress: the pass, the offset in it, bytes issued over all passes, the last
+        // completion, and a chunk's issue time it sleeps until.
+        std::uint32_t pass = 0;
+        std::uint64_t off = 0, issued = 0;
+        sc_core::sc_time last, issue;
+        bool issue_due = false;
+    };
     // Where a unit is in its front op (unit_step's state).
     enum class unit_phase {
         NEXT,        // take the next op
@@ -119,13 +146,7 @@ private:
         sc_core::sc_time arrival;
         std::uint64_t received_bytes = 0;
         std::uint64_t msg_id = 0;
-        // MEMORY: the traffic's progress (pass, offset in it, bytes issued over all passes,
-        // the last completion), and a chunk's issue time it sleeps until.
-        std::uint32_t pass = 0;
-        std::uint64_t off = 0, issued = 0;
-        sc_core::sc_time last, issue;
-        bool issue_due = false;
-        double pace = 0;  // MEMORY: bytes/s the traffic is paced at (0: the memory's)
+        traffic mem;  // MEMORY: the op's memory traffic
         // A sum the communication stack runs (comm_stack::sum): done no earlier than this.
         bool stack_sum = false;
         sc_core::sc_time stack_end;
@@ -146,10 +167,21 @@ private:
     // Wakes unit u at `at` (now: in the next delta cycle).
     void wake(std::size_t u, const sc_core::sc_time& at);
 
-    // Issues the memory traffic of r's op from r.start, continuing where it left off; returns
-    // false when it sleeps until a chunk's issue time (within a quantum of the time of
-    // issue), true when all is issued (r.last: when the last chunk is done).
-    bool memory_traffic(unit_run& r, op_unit u, const sc_core::sc_time& now);
+    struct memory_stream;
+    // Issues traffic `t` on `ms` from t.start, continuing where it left off; returns false
+    // when `e` sleeps until a chunk's issue time (within a quantum of the time of issue), true
+    // when all is issued (t.last: when the last chunk is done).
+    bool memory_traffic(traffic& t, memory_stream& ms, wake_queue::engine& e,
+                        const sc_core::sc_time& now);
+    // The DRAM traffic of the stack's copy of a message of `message_bytes` at `address`
+    // (comm_stack::copy_traffic): `bytes` read (a send) or written (a receive), spread over
+    // its progress thread's work on it, [start_ps, end_ps).  Runs on that thread's copy
+    // stream.
+    void copy_traffic(std::size_t thread, std::uint64_t start_ps, std::uint64_t end_ps,
+                      std::uint64_t address, std::uint64_t message_bytes, std::uint64_t bytes,
+                      bool write);
+    // A copy stream's engine: issues its copies' traffic one after another.
+    void copy_step(std::size_t thread);
     // Unit u's payload, set up for a command (its extension to be attached) to the NIC or the
     // accelerator.
     tlm::tlm_generic_payload& command(op_unit u);
@@ -209,6 +241,16 @@ private:
         std::size_t scratch_size = 0;
     };
     std::array<memory_stream, ops::k_op_units> m_streams;
+    // Per progress thread, when the stack's copies move memory traffic: the copies handed to
+    // it (in the thread's order, one after another) and the one being issued.
+    struct copy_stream {
+        memory_stream ms;
+        wake_queue::engine engine;
+        std::deque<traffic> queued;
+        traffic now;
+        bool issuing = false;
+    };
+    std::vector<std::unique_ptr<copy_stream>> m_copies;
     std::array<unit_run, ops::k_op_units> m_units;
 
     // What every op or message touches is declared together (a few cache lines: at 1024 nodes
@@ -275,7 +317,8 @@ private:
         m_ops_update, m_ops_send, m_ops_recv, m_ops_delay, m_ops_allreduce;
     std::array<counter*, ops::k_op_kinds> m_ops_of{};
     scalar m_flops;
-    counter m_memory_bytes, m_bytes_sent, m_bytes_received, m_bytes_to_gpu, m_bytes_to_host;
+    counter m_memory_bytes, m_stack_memory_bytes, m_bytes_sent, m_bytes_received, m_bytes_to_gpu,
+        m_bytes_to_host;
     counter m_unexpected_count;
     distribution m_send_latency_ns, m_recv_wait_ns;
     traced_level m_cpu_busy{traced_level::style::FLAG};

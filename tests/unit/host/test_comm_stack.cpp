@@ -176,5 +176,44 @@ TEST(comm_stack, ring_step_with_its_sum_on_one_and_two_threads) {
     }
 }
 
+// The copies' DRAM traffic: bytes x send_copy_traffic or recv_copy_traffic, rounded to the
+// byte, none for a message that fits in the cache (the same `cache` as the sums').
+TEST(comm_stack, copy_traffic_per_payload_byte_outside_the_cache) {
+    comm_stack_params p = stack_params();
+    comm_stack none(p, 1);
+    EXPECT_FALSE(none.copies_move_memory());
+    EXPECT_EQ(none.copy_traffic(10000000, true), 0u);
+    p.send_copy_traffic = 1.0;
+    p.recv_copy_traffic = 2.5;
+    comm_stack s(p, 1);
+    EXPECT_TRUE(s.copies_move_memory());
+    EXPECT_EQ(s.copy_traffic(10000000, true), 10000000u);
+    EXPECT_EQ(s.copy_traffic(10000000, false), 25000000u);
+    EXPECT_EQ(s.copy_traffic(3, false), 8u);  // 7.5 B rounds to 8
+    p.cache = units::data_size{4000000};
+    comm_stack cached(p, 1);
+    EXPECT_EQ(cached.copy_traffic(4000000, true), 0u);          // at the limit: in the cache
+    EXPECT_EQ(cached.copy_traffic(4000001, false), 10000003u);  // 10000002.5 rounds up
+}
+
+// A receive reports the thread time it reserved: the thread that could start it first (the
+// other one is sending) from its first byte, for B / recv_rate.
+TEST(comm_stack, receive_reports_its_thread_and_work) {
+    comm_stack s(stack_params(), 2);
+    const auto t = s.send(0, 1000000);
+    EXPECT_EQ(t.thread, 0u);
+    comm_stack::work w;
+    const std::uint64_t got = s.receive(5 * k_us, 6 * k_us, 1000000, &w);
+    EXPECT_EQ(w.thread, 1u);
+    EXPECT_EQ(w.start_ps, 5 * k_us);
+    EXPECT_EQ(w.end_ps, 5 * k_us + 1000000u * 800);
+    EXPECT_EQ(got, w.end_ps);
+    // Free per byte: no thread time, the work is empty at the last byte.
+    comm_stack free_stack(comm_stack_params{}, 1);
+    free_stack.receive(5 * k_us, 6 * k_us, 1000000, &w);
+    EXPECT_EQ(w.start_ps, 6 * k_us);
+    EXPECT_EQ(w.end_ps, 6 * k_us);
+}
+
 }  // namespace
 }  // namespace trainvp::ip

@@ -186,5 +186,101 @@ TEST(comm_stack_path, zero_is_unpaced) {
     expect_unpaced(run(", stack: {send_rate: 0Gb/s, recv_rate: 0Gb/s}"));
 }
 
+// The copies' memory traffic (stack.send_copy_traffic, recv_copy_traffic): with 1 byte of
+// traffic per payload byte each way, the sender's memory reads the message twice (the copy out
+// of the user buffer, then the NIC's DMA) and the receiver's writes it twice (the NIC's DMA,
+// then the copy into the user buffer), exactly.  The time stays the stack's: the copies load
+// the memory (140.8 GB/s here, against the threads' 1.25 GB/s), they do not pace the thread.
+// With both threads at R the receiver's thread starts at the first frame, which leaves once
+// the sender's thread has handed over its 8960 B payload (7.168 us), and takes B / R from
+// then; 1 us of room for the path's latencies and the NIC's DMA meeting a copy chunk (0.47
+// us each) at the memory.  A message that fits in stack.cache moves none.
+const std::string k_both_rates = ", stack: {send_rate: 10Gb/s, recv_rate: 10Gb/s";
+
+TEST(comm_stack_path, copies_move_the_message_through_memory_once_more) {
+    const auto j = test::run_stats(two_hosts(
+        k_both_rates + ", send_copy_traffic: 1, recv_copy_traffic: 1}", "nic.basic", "0"));
+    EXPECT_EQ(stat(j, "n[0].host", "stack_memory_bytes"), k_bytes);
+    EXPECT_EQ(stat(j, "n[0].host", "memory_bytes"), k_bytes);
+    EXPECT_EQ(stat(j, "n[0].mem", "bytes_read"), 2 * k_bytes);
+    EXPECT_EQ(stat(j, "n[1].host", "stack_memory_bytes"), k_bytes);
+    EXPECT_EQ(stat(j, "n[1].mem", "bytes_written"), 2 * k_bytes);
+    const double first_frame_ns = 8960.0 * 8 / 10e9 * 1e9;
+    const double received = stat(j, "n[1].host", "completion_time");
+    EXPECT_GE(received, first_frame_ns + k_b_over_r_ns);
+    EXPECT_LE(received, first_frame_ns + k_b_over_r_ns + k_latency_ns);
+}
+
+TEST(comm_stack_path, a_message_in_the_cache_moves_no_copy_traffic) {
+    const auto j =
+        test::run_stats(two_hosts(", stack: {send_rate: 10Gb/s, recv_rate: 10Gb/s, "
+                                  "send_copy_traffic: 1, recv_copy_traffic: 1, "
+                                  "cache: 8MiB}",
+                                  "nic.basic", "0"));
+    EXPECT_EQ(stat(j, "n[0].host", "stack_memory_bytes"), 0.0);
+    EXPECT_EQ(stat(j, "n[0].mem", "bytes_read"), k_bytes);  // the NIC's DMA only
+    EXPECT_EQ(stat(j, "n[1].mem", "bytes_written"), k_bytes);
+}
+
+// Contention: node 0's memory (10 GB/s, its NIC's DMA on a memory of its own) serves a compute
+// op's 4 MiB of reads while the send's copy reads the 8 MiB message, paced at the thread's
+// 5 GB/s (40 Gb/s) for B / 5 GB/s = 1677.7 us.  Alone the compute op streams at 10 GB/s:
+// 419.4 us (+- two 64 KiB chunk times, 13.1 us).  Beside the copy, bounds rather than a point
+// (the time-ordered memory serves the compute op's 8 chunks reserved ahead before the copy's
+// later arrivals, so the copy falls behind its pace while the op runs): the copy never issues
+// ahead of its pace, so the op gets at least half the channel, T <= 4 MiB / 5 GB/s = 838.9 us;
+// the copy has at most its window of 8 chunks (512 KiB) plus one chunk issued and not served,
+// and the channel is never idle, so T x 10 GB/s >= 4 MiB + 5 GB/s x T - 576 KiB, T >= 720.9 us.
+std::string contended(const std::string& stack) {
+    return R"(
+components:
+  host0: {type: host.cpu, node_id: 0, stack: {send_rate: 40Gb/s)" +
+           stack + R"(}}
+  mem0: {type: memory, bandwidth: 10GB/s, latency: 80ns}
+  dma0: {type: memory, bandwidth: 140.8GB/s, latency: 80ns}
+  nic0: {type: nic.basic, node_id: 0, rate: 400Gb/s, mtu: 9000B}
+  host1: {type: host.cpu, node_id: 1}
+  mem1: {type: memory, bandwidth: 140.8GB/s, latency: 80ns, ports: 2}
+  nic1: {type: nic.basic, node_id: 1, rate: 400Gb/s, mtu: 9000B}
+  link: {type: ethernet.link, rate: 400Gb/s, propagation: 10ns}
+connections:
+  - host0.mem -> mem0.target[0]
+  - host0.nic -> nic0.host
+  - nic0.notify -> host0.nic_notify
+  - nic0.pcie -> dma0.target[0]
+  - host1.mem -> mem1.target[0]
+  - host1.nic -> nic1.host
+  - nic1.notify -> host1.nic_notify
+  - nic1.pcie -> mem1.target[1]
+  - nic0.eth_tx -> link.a_in
+  - link.b_out -> nic1.eth_rx
+  - nic1.eth_tx -> link.b_in
+  - link.a_out -> nic0.eth_rx
+workload:
+  ops:
+    host0:
+      - {op: send, to: 1, bytes: 8MiB, tag: 1}
+      - {op: compute, flops: 0, bytes: 4MiB, address: 16MiB}
+    host1:
+      - {op: recv, from: 0, bytes: 8MiB, tag: 1}
+)";
+}
+
+// One simulation per process: the compute op alone and beside the copy are two tests.
+constexpr double k_alone_ns = 4.0 * 1024 * 1024 / 10e9 * 1e9;  // 419.43 us
+constexpr double k_two_chunks_ns = 2 * 65536.0 / 10e9 * 1e9;   // 13.1 us
+
+TEST(comm_stack_path, compute_traffic_alone_streams_at_the_memory_bandwidth) {
+    const auto j = test::run_stats(contended(""));
+    EXPECT_NEAR(stat(j, "host0", "time_compute"), k_alone_ns, k_two_chunks_ns);
+}
+
+TEST(comm_stack_path, copies_take_memory_bandwidth_from_compute) {
+    const auto j = test::run_stats(contended(", send_copy_traffic: 1"));
+    const double t = stat(j, "host0", "time_compute");
+    EXPECT_LE(t, 2 * k_alone_ns + k_two_chunks_ns);
+    EXPECT_GE(t, (4.0 * 1024 * 1024 - 576.0 * 1024) / 5e9 * 1e9);
+}
+
 }  // namespace
 }  // namespace trainvp
