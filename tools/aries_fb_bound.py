@@ -18,7 +18,8 @@ per model from its MODELS table, rings at message level as it runs them), 4x4, w
   - FB with the smallest hop cost the block allows (1 ns links, 1-stage routers), the most any
     reading based on fewer or shorter hops could give at 1x bandwidth.
 ARIES is always its own bandwidth ring on the Hamiltonian cycle (validate_aries_training's
-ARIES_PLAN); it is also run once under row_major to show why that point is not valid.
+ARIES_PLAN): under row_major its bandwidth-ring plan is refused (noc.collective.mapping must be
+the ring's Hamiltonian cycle; tests/configs/bad/noc_bandwidth_ring_needs_ring_mapping.yaml).
 Nothing is fitted; nothing here writes into docs/.
 """
 import argparse
@@ -68,8 +69,6 @@ POINTS.append(("fb/ham/ideal", "FB, Hamiltonian, 1 ns links + 1-stage routers",
                "flattened_butterfly", "ring", HAM + IDEAL_HOP))
 POINTS.append(("fb/row/ideal", "FB, row_major, 1 ns links + 1-stage routers",
                "flattened_butterfly", "ring", ROW_MAJOR + IDEAL_HOP))
-POINTS.append(("aries/row", "ARIES under row_major (not valid, see below)", "aries", "ring",
-               ROW_MAJOR))
 
 
 def interpolate(xs, ys, target):
@@ -246,7 +245,7 @@ def _report(args, res, start):
           " | ".join(f"ARIES/X {n}" for _, n in models) + " | largest | mean |")
     print("|---|" + "---|" * (2 * len(models) + 2))
     for key, label, *_ in POINTS + check:
-        if key in ("aries", "aries/row"):
+        if key == "aries":
             continue
         print(row(key, label))
     print("| ARIES (reference) | " +
@@ -296,16 +295,6 @@ def _report(args, res, start):
           " (depth-first search). A ring over c of them with a local port c times as wide is, "
           "at message level, the same bandwidth as one ring on c x wider channels (FB x2 above "
           "equals ARIES, whose ring is two links per edge and a 2-flit local port).")
-
-    print("\nARIES under row_major (its bandwidth ring's segments and route table are built on "
-          "the Hamiltonian cycle whatever the mapping): flit hops per iteration " +
-          ", ".join(f"{n} {res[('aries/row', m)]['flit_hops']:.0f} vs "
-                    f"{res[('aries', m)]['flit_hops']:.0f}" for m, n in models) +
-          "; iteration " + ", ".join(f"{n} {it[('aries/row', m)] / 1e6:.3f} ms" for m, n in
-                                     models) +
-          ". Fewer flit hops for the same bytes: messages between routers the table has no "
-          "route for end at their source, so the point is not a valid run (not applicable: "
-          "ARIES's ring is its own, aries.md Fig. 6).")
 
 
 def _run(build, tmp, topo, algo, model, per, extra, more):

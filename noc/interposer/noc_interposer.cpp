@@ -248,6 +248,17 @@ void noc_interposer::build_topology(const params& p) {
                                           "ring all-reduce: it needs collective ring, an even "
                                           "size and no `bypass.segments`");
                     }
+                    // Its segments and routes follow the ring's Hamiltonian cycle: ranks placed
+                    // otherwise would send to routers its route table has no route to.
+                    if (collective_mapping(p) != ring_mapping(k)) {
+                        const config_node* c = p.find("collective");
+                        const config_node* m = c != nullptr ? c->find("mapping") : nullptr;
+                        throw input_error(m != nullptr ? m->loc() : p.where(),
+                                          path() + ".collective.mapping",
+                                          "bandwidth_ring builds its bypass segments and routes "
+                                          "on the ring mapping (a Hamiltonian cycle of the "
+                                          "mesh): it needs collective.mapping ring or auto");
+                    }
                     m_topo = std::make_unique<noc_topology>(
                         noc_topology::aries(k, bandwidth_ring_segments(k, ring_mapping(k))));
                 } else if (plan == bypass_plan::TREE) {
