@@ -30,7 +30,9 @@ PLOT_DIR = "docs/validation"
 # The hosts' communication stack switched off: the hardware's share of a transfer (the NICs,
 # PCIe, links, switch), for the paper's own accounting of the +C configurations (§VII-C).
 HW_ONLY = ["components.node.host.stack.send_rate=0Gb/s",
-           "components.node.host.stack.recv_rate=0Gb/s"]
+           "components.node.host.stack.recv_rate=0Gb/s",
+           "components.node.host.stack.send_copy_traffic=0",
+           "components.node.host.stack.recv_copy_traffic=0"]
 
 
 def implied_ratio(m):

@@ -59,6 +59,14 @@ void comm_stack_params::declare(param_list<comm_stack_params>& d) {
             "sum_cached_bandwidth, and a message must fit in to move no DRAM traffic for its "
             "copies. 0 = none fits")
         .range("0B", "1TiB");
+    d.param("irq_share", &comm_stack_params::irq_share, "0",
+            "Interrupt work on the compute cores per received message, as a fraction of its "
+            "receive work on the progress thread (B / recv_rate): the NIC's interrupts and "
+            "softirq land on the cores its queues are spread over, not the progress thread's, "
+            "and a compute op running on the cpu unit then takes that much longer (its "
+            "parallel region waits for the core that took the interrupt). 0 = none (the NIC's "
+            "interrupts are steered to the communication cores)")
+        .range("0", "1");
     d.param("send_copy_traffic", &comm_stack_params::send_copy_traffic, "0",
             "Bytes of DRAM traffic per payload byte of a send's copy from the user buffer into "
             "socket buffers, issued on the host's `mem` over the thread's work on the message "

@@ -24,6 +24,10 @@
 //   one core reaches, `sum_cached_bandwidth` when its inputs fit in the last-level cache
 //   (`cache`), `sum_bandwidth` from DRAM otherwise.  The sum takes its thread like the
 //   per-byte work (the thread that sends and receives a ring step also adds the block).
+// - Interrupt work on the compute cores (when `irq_share` is set): the NIC's interrupts and
+//   their softirq protocol work land on a compute core (the cores the NIC's queues are spread
+//   over), taking irq_share x the message's receive work (B / recv_rate) from the compute op
+//   running there (the host applies it: host_cpu::steal_for_interrupts).
 // - Copies' memory traffic (when `send_copy_traffic` / `recv_copy_traffic` are set): the
 //   send's copy from the user buffer into socket buffers and the receive's copy out of them
 //   move that many bytes of DRAM traffic per payload byte, spread over the thread's work on the
@@ -51,6 +55,7 @@ struct comm_stack_params {
     units::bandwidth sum_bandwidth{0.0};
     units::bandwidth sum_cached_bandwidth{0.0};
     units::data_size cache{0};
+    double irq_share = 0.0;
     double send_copy_traffic = 0.0;
     double recv_copy_traffic = 0.0;
 

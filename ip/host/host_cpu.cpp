@@ -164,6 +164,9 @@ void host_cpu::declare(type_decl<host_cpu>& d) {
            "allreduce ops done (offloaded to the smart NIC; completion reported)");
     d.stat("flops", &host_cpu::m_flops, "FLOP", "Floating-point operations run on the cores");
     d.stat("memory_bytes", &host_cpu::m_memory_bytes, "B", "Bytes of memory traffic on `mem`");
+    d.stat("irq_stolen", &host_cpu::m_irq_stolen_ns, "ns",
+           "Time compute ops on the cpu unit lost to the receive path's interrupt work on the "
+           "compute cores (stack.irq_share)");
     d.stat("stack_memory_bytes", &host_cpu::m_stack_memory_bytes, "B",
            "Bytes of memory traffic on `mem` of the communication stack's copies (stack "
            "send_copy_traffic, recv_copy_traffic; part of memory_bytes)");
@@ -638,6 +641,7 @@ void host_cpu::unit_step(op_unit u) {
                                     : r.mem.last + (r.what.kind == op_kind::COMPUTE
                                                         ? slowed(compute_time(r.what.flops, u))
                                                         : compute_time(r.what.flops, u));
+                r.end += r.stolen;
                 progress_until(r.end);
                 r.phase = unit_phase::FINISH;
                 break;
@@ -671,6 +675,12 @@ void host_cpu::unit_step(op_unit u) {
                 }
                 [[fallthrough]];
             case unit_phase::FINISHED:
+                // Interrupt work on the compute cores (steal_for_interrupts) may have moved
+                // the end on while the engine slept.
+                if (r.end > now) {
+                    m_engine[w].sleep_until(r.end);
+                    return;
+                }
                 finish_op(r, u);
                 m_ops.pass(w);
                 m_ops.retire_chunks();
@@ -695,6 +705,7 @@ void host_cpu::start_op(unit_run& r, op_unit u, const sc_time& now) {
             // paleo.md eq. 1: a layer's time is its memory time plus its compute time, in
             // sequence.
             m_streams[index_of(u)].window.clear();
+            r.stolen = sc_core::SC_ZERO_TIME;
             r.mem = traffic(o.address, o.bytes, o.read_passes, o.write_passes, now,
                             m_stream_bandwidth.bytes_per_s);
             r.stack_sum = o.kind == op_kind::SUM && m_stack->runs_sums();
@@ -892,6 +903,28 @@ bool host_cpu::memory_traffic(traffic& r, memory_stream& ms, wake_queue::engine&
     return true;
 }
 
+void host_cpu::steal_for_interrupts(std::uint64_t receive_work_ps, const sc_time& at) {
+    if (m_stack_params.irq_share <= 0.0 || receive_work_ps == 0) return;
+    unit_run& r = m_units[index_of(op_unit::CPU)];
+    // Only a compute op running then loses the time (an idle core absorbs it; a measured pass,
+    // a delay op, already holds whatever its measurement met).
+    if (r.what.kind != op_kind::COMPUTE || m_ops.status_of(r.op).state != op_state::RUNNING ||
+        at < r.start) {
+        return;
+    }
+    const sc_time stolen = ps_time(static_cast<std::uint64_t>(
+        std::llround(m_stack_params.irq_share * static_cast<double>(receive_work_ps))));
+    if (r.phase == unit_phase::MEMORY) {
+        r.stolen += stolen;  // added when its end is known
+    } else if ((r.phase == unit_phase::FINISH || r.phase == unit_phase::FINISHED) && at < r.end) {
+        r.end += stolen;
+        progress_until(r.end);
+    } else {
+        return;
+    }
+    m_irq_stolen_ns.add(ns(stolen));
+}
+
 void host_cpu::copy_traffic(std::size_t thread, std::uint64_t start_ps, std::uint64_t end_ps,
                             std::uint64_t address, std::uint64_t message_bytes, std::uint64_t bytes,
                             bool write) {
@@ -1068,6 +1101,7 @@ void host_cpu::nic_notify_b_transport(tlm::tlm_generic_payload& trans, sc_time& 
         at = ps_time(m_stack->receive(first, at.value(), ext->bytes, &w));
         m_stack_busy_ns.add(static_cast<double>(m_stack->busy_ps() - busy_before) * 1e-3);
         progress_until(at);  // the run is busy until then (the stall watchdog)
+        steal_for_interrupts(w.end_ps - w.start_ps, at);
         // A receive running on a unit takes the message; otherwise it is unexpected.
         const std::size_t u = m_messages.receive(ext->peer, ext->tag);
         if (!m_copies.empty()) {

@@ -147,6 +147,9 @@ private:
         std::uint64_t received_bytes = 0;
         std::uint64_t msg_id = 0;
         traffic mem;  // MEMORY: the op's memory traffic
+        // COMPUTE on cpu: time taken from it by interrupt work while it runs
+        // (steal_for_interrupts), before its end is known.
+        sc_core::sc_time stolen;
         // A sum the communication stack runs (comm_stack::sum): done no earlier than this.
         bool stack_sum = false;
         sc_core::sc_time stack_end;
@@ -180,6 +183,10 @@ private:
     void copy_traffic(std::size_t thread, std::uint64_t start_ps, std::uint64_t end_ps,
                       std::uint64_t address, std::uint64_t message_bytes, std::uint64_t bytes,
                       bool write);
+    // The receive path's interrupt work on the compute cores (stack.irq_share of the
+    // message's receive work, `receive_work_ps`, at `at`): the compute op running on the cpu
+    // unit then takes that much longer; none when the cpu unit is idle or runs anything else.
+    void steal_for_interrupts(std::uint64_t receive_work_ps, const sc_core::sc_time& at);
     // A copy stream's engine: issues its copies' traffic one after another.
     void copy_step(std::size_t thread);
     // Unit u's payload, set up for a command (its extension to be attached) to the NIC or the
@@ -309,7 +316,7 @@ private:
     std::vector<double> m_expected, m_allowance;
 
     // Statistics.
-    scalar m_completion_ns;
+    scalar m_completion_ns, m_irq_stolen_ns;
     scalar m_cpu_busy_ns, m_comm_busy_ns, m_gpu_busy_ns, m_copy_busy_ns, m_stack_busy_ns;
     std::array<scalar*, ops::k_op_units> m_busy_ns{};
     scalar m_compute_ns, m_comm_ns, m_copy_ns, m_sum_ns, m_update_ns, m_delay_ns;

@@ -282,5 +282,64 @@ TEST(comm_stack_path, copies_take_memory_bandwidth_from_compute) {
     EXPECT_GE(t, (4.0 * 1024 * 1024 - 576.0 * 1024) / 5e9 * 1e9);
 }
 
+// Interrupt work on the compute cores (stack.irq_share): node 1 computes 1e10 FLOP at
+// 1 TFLOP/s (10 ms) on its cpu unit while its comm unit receives the 8 MiB message, whose
+// receive work is B / R = 6710.8864 us (R = 10 Gb/s) and which is in at ~6.72 ms, inside the
+// compute op.  With irq_share 0.25 the compute op loses 0.25 x 6710.8864 us = 1677.7216 us,
+// exactly (rounded to the ps).  Received after the compute op (its receive waits for it, and
+// the message lands while the cores are idle), nothing is lost.  One simulation per process.
+std::string receiving_while_computing(const std::string& sender_ops) {
+    return R"(
+templates:
+  node:
+    components:
+      host: {type: host.cpu, node_id: "${index}", peak: 1TFLOP/s, efficiency: 1,
+             stack: {recv_rate: 10Gb/s, irq_share: 0.25}}
+      mem: {type: memory, bandwidth: 140.8GB/s, latency: 80ns, ports: 2}
+      nic: {type: nic.basic, node_id: "${index}", rate: 400Gb/s, mtu: 9000B}
+    connections:
+      - host.mem -> mem.target[0]
+      - host.nic -> nic.host
+      - nic.notify -> host.nic_notify
+      - nic.pcie -> mem.target[1]
+components:
+  n: {template: node, count: 2}
+  link: {type: ethernet.link, rate: 400Gb/s, propagation: 10ns}
+connections:
+  - n[0].nic.eth_tx -> link.a_in
+  - link.b_out -> n[1].nic.eth_rx
+  - n[1].nic.eth_tx -> link.b_in
+  - link.a_out -> n[0].nic.eth_rx
+workload:
+  ops:
+    n[0].host:
+)" + sender_ops +
+           R"(
+    n[1].host:
+      - {op: compute, flops: 1e10, name: c}
+      - {op: recv, from: 0, bytes: 8MiB, tag: 1}
+)";
+}
+
+constexpr double k_compute_ns = 1e7;                  // 1e10 FLOP / 1 TFLOP/s
+constexpr double k_stolen_ns = 0.25 * k_b_over_r_ns;  // 1677.7216 us
+
+TEST(comm_stack_path, interrupt_work_stretches_the_running_compute_op) {
+    const auto j = test::run_stats(
+        receiving_while_computing("      - {op: send, to: 1, bytes: 8MiB, tag: 1}"));
+    EXPECT_NEAR(stat(j, "n[1].host", "time_compute"), k_compute_ns + k_stolen_ns, 0.001);
+    EXPECT_NEAR(stat(j, "n[1].host", "irq_stolen"), k_stolen_ns, 0.001);
+}
+
+// The sender waits 11 ms before it sends (a delay op first), so the message lands on idle
+// cores.
+TEST(comm_stack_path, interrupt_work_on_idle_cores_costs_nothing) {
+    const auto j = test::run_stats(
+        receiving_while_computing("      - {op: delay, time: 11ms, name: wait}\n"
+                                  "      - {op: send, to: 1, bytes: 8MiB, tag: 1, after: [wait]}"));
+    EXPECT_NEAR(stat(j, "n[1].host", "time_compute"), k_compute_ns, 0.001);
+    EXPECT_EQ(stat(j, "n[1].host", "irq_stolen"), 0.0);
+}
+
 }  // namespace
 }  // namespace trainvp
