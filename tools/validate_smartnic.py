@@ -278,6 +278,8 @@ def main():
     a, b_, c = 1 / 0.82, 1 / 0.90, 1 / 0.63
     e_max = ((a - 1) * (nic["forward"] + nic["update"]) + (a - b_) * nic["backward"]) / (c - a)
     fu_b = nic["total"] * a - nic["backward"] * b_ - nic["exposed"] * c
+    # The FP32 ring's bytes at 40 GbE: 2 x 5/6 of the MLP's 20 x 2048 x 2048 x 4 B per node.
+    ring_ms = 2 * 5 / 6 * 335.54432e6 / 5e9 * 1e3
     lines += ["**The three figures cannot all hold against this smart NIC.** Each side's "
               "iteration is forward + backward + update + exposed all-reduce, and the baseline "
               "computes on 26 of 28 cores, so its forward + update is no shorter than the smart "
@@ -289,11 +291,16 @@ def main():
               "side as much as the baseline's: the paper's smart NIC hides more of its "
               "all-reduce behind the backward pass than the §IV-C pipeline does here. At 40 "
               "GbE its ring moves %.1f MB per node (2 x 5/6 of the %.1f MB gradient), %.1f ms "
-              "at line rate, against the %.2f ms backward." % (
+              "at line rate, against the %.2f ms backward. A ring cannot finish before its "
+              "bytes have crossed the link, so an exposed all-reduce of at most %.1f ms needs a "
+              "backward pass of at least %.1f ms on the smart-NIC node, %.2fx the platform's: "
+              "its compute below the peak this config assumes (100 %%, no published "
+              "efficiency), or the ring faster than 40 GbE carries FP32. Neither can be fitted "
+              "here: the case already fixes one param." % (
                   fu_b, nic["forward"] + nic["update"], e_max, nic["exposed"],
                   # the MLP: 20 layers of 2048 x 2048 fp32 weights = 335.54432 MB
-                  2 * 5 / 6 * 335.54432, 335.54432, 2 * 5 / 6 * 335.54432e6 / 5e9 * 1e3,
-                  nic["backward"]), ""]
+                  2 * 5 / 6 * 335.54432, 335.54432, ring_ms, nic["backward"], e_max,
+                  ring_ms - e_max, (ring_ms - e_max) / nic["backward"]), ""]
     lines += ["Backward is longer in the baseline because 2 of its 28 cores run the "
               "all-reduce (host.cpu's core split: 28/26 slower), Fig. 2a's shaded part. "
               "Exposed all-reduce = iteration time - forward - backward - update on the "
