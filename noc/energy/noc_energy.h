@@ -2,7 +2,8 @@
 // traversal, switch/VC allocation in the routers, per-bit-per-mm energy on the links by their
 // length, and on ARIES the input-port muxes and the segment switches a bypass flit passes)
 // plus static power times the execution time (energy/noc_inventory: routers, ports,
-// crosspoints, buffer slots, links per mm, muxes, segment switches).  The per-event energies
+// crosspoints, buffer slots, links per mm, muxes, segment switches, per flit bit but the
+// allocators).  The per-event energies
 // and powers are the block's params (energy_params.h, with their sources); this only
 // multiplies.  Pure C++.
 #pragma once
@@ -41,7 +42,7 @@ struct energy_totals {
             t.segment_switch_pj = 2.0 * static_cast<double>(c.bypass_flit_hops) * flit_bits *
                                   e.segment_switch.pj_per_bit;
         }
-        t.static_mw = inventory.static_mw(e);
+        t.static_mw = inventory.static_mw(e, flit_bits);
         t.static_pj = t.static_mw * time_ns;  // mW x ns = pJ
         return t;
     }
