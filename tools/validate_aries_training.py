@@ -95,7 +95,8 @@ LEDGER = [
      "GARNET's topologies share one link width; aries.md states no equal-cost rule "
      "(equal bisection is reported separately)"),
     ("chiplet pitch", "3 mm", "noc.interposer `pitch`: Simba's chiplets (aries.md [7]) + a gap"),
-    ("dynamic energies", "buffer write/read 0.1105/0.1063 pJ/bit, crossbar 0.009081 pJ/bit, "
+    ("dynamic energies", "buffer write/read 0.1105/0.1063 pJ/bit at 4 VCs x 32 flits "
+     "(0.0081/0.00518 + 0.0008/0.00079 per slot of the port), crossbar 0.009081 pJ/bit, "
      "allocation 0.1182 pJ, link 0.03198 pJ/bit/mm, mux 0.001579 pJ/bit, segment switch "
      "0.0007791 pJ/bit",
      "DSENT 0.91 Bulk32LVT run, 5-port router, 4 VCs x 32 flits, 544-bit flits, 1 GHz, 3 mm "

@@ -3,17 +3,37 @@
 namespace trainvp::noc {
 
 // Every default: DSENT 0.91, Bulk32LVT, on noc.interposer's defaults (5 ports, 4 VCs x 32
-// flits, 544-bit flits, 1 GHz, 3 mm links), static powers per bit of the datapath as DSENT's
-// runs at 128 to 1024 bits scale; raw outputs and arithmetic in docs/dsent-32nm.md.
+// flits, 544-bit flits, 1 GHz, 3 mm links), static powers per bit of the datapath and buffer
+// energies per slot as DSENT's runs at 128 to 1024 bits and 8 to 32 flits per VC scale; raw
+// outputs and arithmetic in docs/dsent-32nm.md.
 void energy_params::declare(param_list<energy_params>& d) {
-    d.param("buffer_write", &energy_params::buffer_write, "0.1105pJ/bit",
-            "Energy per bit written into an input buffer (DSENT 0.91 Bulk32LVT run, 5-port "
-            "router, 4 VCs x 32 flits, 544-bit flits, 1 GHz: Router:WriteBuffer 60.1066 pJ per "
-            "flit / 544 bits; DFF-RAM write and its input pipeline register; docs/dsent-32nm.md)")
+    d.param("buffer_write", &energy_params::buffer_write, "0.0081pJ/bit",
+            "Energy per bit written into an input buffer, the part that does not grow with the "
+            "buffer (+ buffer_write_slot per slot of the port) (DSENT 0.91 Bulk32LVT runs, "
+            "5-port router, 544-bit flits, 1 GHz: Router:WriteBuffer per bit 0.0335 / 0.0592 / "
+            "0.1105 / 0.2127 pJ at 32 / 64 / 128 / 256 slots a port, the line through 128 "
+            "slots, 60.1066 pJ / 544 bits = 0.1105, of slope 0.0008: 0.1105 - 128 x 0.0008; "
+            "DFF-RAM write and its input pipeline register; docs/dsent-32nm.md)")
         .range("0pJ/bit", "100pJ/bit");
-    d.param("buffer_read", &energy_params::buffer_read, "0.1063pJ/bit",
-            "Energy per bit read from an input buffer (DSENT 0.91 Bulk32LVT run, as buffer_write: "
-            "Router:ReadBuffer 57.8128 pJ per flit / 544 bits; docs/dsent-32nm.md)")
+    d.param("buffer_write_slot", &energy_params::buffer_write_slot, "0.0008pJ/bit",
+            "Energy per bit written into an input buffer and per flit slot of the port's "
+            "buffer (router.vcs x router.vc_buffers): DSENT's DFF-RAM drives the write data to "
+            "every entry (DSENT 0.91 Bulk32LVT runs, as buffer_write: the slope of WriteBuffer "
+            "per bit over 32 to 256 slots, 0.000800 pJ; within 0.5 % of each run; "
+            "docs/dsent-32nm.md)")
+        .range("0pJ/bit", "100pJ/bit");
+    d.param("buffer_read", &energy_params::buffer_read, "0.00518pJ/bit",
+            "Energy per bit read from an input buffer, the part that does not grow with the "
+            "buffer (+ buffer_read_slot per slot of the port) (DSENT 0.91 Bulk32LVT runs, as "
+            "buffer_write: Router:ReadBuffer per bit 0.0305 / 0.0559 / 0.1063 / 0.2064 pJ at "
+            "32 / 64 / 128 / 256 slots, the line through 128 slots, 57.8128 pJ / 544 = 0.1063, "
+            "of slope 0.00079: 0.1063 - 128 x 0.00079; docs/dsent-32nm.md)")
+        .range("0pJ/bit", "100pJ/bit");
+    d.param("buffer_read_slot", &energy_params::buffer_read_slot, "0.00079pJ/bit",
+            "Energy per bit read from an input buffer and per flit slot of the port's buffer "
+            "(router.vcs x router.vc_buffers): DSENT's read multiplexer has an input per slot "
+            "(DSENT 0.91 Bulk32LVT runs, as buffer_write: the slope of ReadBuffer per bit over "
+            "32 to 256 slots, 0.000785 pJ; within 0.5 % of each run; docs/dsent-32nm.md)")
         .range("0pJ/bit", "100pJ/bit");
     d.param("crossbar", &energy_params::crossbar, "0.009081pJ/bit",
             "Energy per bit crossing the crossbar (DSENT 0.91 Bulk32LVT run, 5x5 multiplexer "

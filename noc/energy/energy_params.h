@@ -4,14 +4,16 @@
 // a run of DSENT 0.91 (Sun et al., NOCS 2012; the source in gem5's ext/dsent, commit e8ed7b1d1b)
 // with its Bulk32LVT technology model on noc.interposer's own defaults: a 5-port router of 4 VCs
 // x 32 flit buffers (router.vcs, router.vc_buffers; aries.md §V), 544-bit flits (flit_size
-// 68 B) at 1 GHz (clock), and a 3 mm link (pitch) of 544 wires.  Energies are per bit and the
-// static powers of the datapath (buffer slots, crosspoints, ports, clock tree, links, ARIES
-// muxes and switches) per bit of it, so that both follow `flit_size`: DSENT's runs at 128, 256
-// and 1024 bits and at 8 and 16 flits per VC scale so (docs/dsent-32nm.md, "Other flit widths
-// and depths"); only the allocators' router_static is per router.  docs/dsent-32nm.md lists the
-// exact inputs, DSENT's raw outputs and the arithmetic from them to each key (per bit = per
-// flit / 544, per bit-slot = input port / (128 x 544), ...); each key's description repeats its
-// line.  Other clocks need DSENT run again.  Pure C++; the keys are the members' names.
+// 68 B) at 1 GHz (clock), and a 3 mm link (pitch) of 544 wires.  Energies are per bit (a
+// buffer write's and read's also per slot of the port's buffer) and the static powers of the
+// datapath (buffer slots, crosspoints, ports, clock tree, links, ARIES muxes and switches) per
+// bit of it, so that they follow `flit_size`, `router.vcs` and `router.vc_buffers` as DSENT's
+// runs at 128, 256 and 1024 bits, 8 and 16 flits per VC and 2 and 8 VCs scale (docs/dsent-
+// 32nm.md, "Other flit widths and depths"); only the allocators' router_static is per router.
+// docs/dsent-32nm.md lists the exact inputs, DSENT's raw outputs and the arithmetic from them
+// to each key (per bit = per flit / 544, per bit-slot = input port / (128 x 544), ...); each
+// key's description repeats its line.  Other clocks need DSENT run again.  Pure C++; the keys
+// are the members' names.
 #pragma once
 
 #include "core/param_decl.h"
@@ -21,8 +23,12 @@ namespace trainvp::noc {
 
 struct energy_params {
     // Dynamic energy per event.
-    units::energy_per_bit buffer_write{0.1105};
-    units::energy_per_bit buffer_read{0.1063};
+    // Per bit written / read: buffer_write + slots x buffer_write_slot, slots the port's
+    // router.vcs x router.vc_buffers (DSENT's buffer energies grow with the buffer).
+    units::energy_per_bit buffer_write{0.0081};
+    units::energy_per_bit buffer_write_slot{0.0008};
+    units::energy_per_bit buffer_read{0.00518};
+    units::energy_per_bit buffer_read_slot{0.00079};
     units::energy_per_bit crossbar{0.009081};
     units::energy allocation{0.1182};  // per VC or switch allocation
     units::energy_per_bit_length link{0.03198};

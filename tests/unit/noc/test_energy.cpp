@@ -51,7 +51,8 @@ TEST(noc_energy, idle_mesh_leaks_the_sum_of_its_components_times_t) {
         // An idle network: no events, so all the energy is static.
         noc_network net(topo, route_table::dimension_order(topo), network_config{});
         net.run_until(12345);
-        const energy_totals tot = energy_totals::of(net.counts(), e, pitch, bits, false, inv, t_ns);
+        const energy_totals tot =
+            energy_totals::of(net.counts(), e, pitch, bits, 128, false, inv, t_ns);
         EXPECT_EQ(tot.dynamic_pj(), 0.0);
         EXPECT_NEAR(tot.static_mw, by_hand_mw, k_rel * by_hand_mw) << bits;
         EXPECT_NEAR(tot.total_pj(), by_hand_mw * t_ns, k_rel * by_hand_mw * t_ns) << bits;
@@ -117,24 +118,31 @@ network_counts one_flit_from_0_to(int dst) {
 // One single-flit packet over n mesh hops: it is written into and read from n + 1 input
 // buffers (the source's local port and each router it reaches), crosses n + 1 crossbars, wins
 // n + 1 switch allocations (the destination's for the ejection port) and n VC allocations
-// (one per link it leaves on; ejection takes no VC), and crosses n one-pitch links.
+// (one per link it leaves on; ejection takes no VC), and crosses n one-pitch links.  A write
+// or read costs its fixed part plus its part per slot of the port's buffer (128 and 32 slots).
 TEST(noc_energy, one_flit_over_n_hops_by_hand) {
     energy_params e;
     e.buffer_write.pj_per_bit = 0.006;
+    e.buffer_write_slot.pj_per_bit = 0.0002;
     e.buffer_read.pj_per_bit = 0.005;
+    e.buffer_read_slot.pj_per_bit = 0.0003;
     e.crossbar.pj_per_bit = 0.008;
     e.allocation.pj = 0.25;
     e.link.pj_per_bit_mm = 0.1;
     const double bits = 544, pitch = 3.0;
-    for (auto [dst, n] : {std::pair{1, 1}, {3, 3}, {15, 6}}) {
-        const network_counts c = one_flit_from_0_to(dst);
-        const double routers = n + 1;
-        const double by_hand = routers * bits * (0.006 + 0.005 + 0.008) + (routers + n) * 0.25 +
-                               n * pitch * bits * 0.1;
-        const energy_totals t = energy_totals::of(c, e, pitch, bits, false, noc_inventory{}, 0);
-        EXPECT_EQ(c.flit_hops, static_cast<std::uint64_t>(n));
-        EXPECT_NEAR(t.dynamic_pj(), by_hand, k_rel * by_hand) << "0 -> " << dst;
-        EXPECT_EQ(t.static_pj, 0.0);
+    for (const double slots : {128.0, 32.0}) {
+        for (auto [dst, n] : {std::pair{1, 1}, {3, 3}, {15, 6}}) {
+            const network_counts c = one_flit_from_0_to(dst);
+            const double routers = n + 1;
+            const double by_hand =
+                routers * bits * (0.006 + slots * 0.0002 + 0.005 + slots * 0.0003 + 0.008) +
+                (routers + n) * 0.25 + n * pitch * bits * 0.1;
+            const energy_totals t =
+                energy_totals::of(c, e, pitch, bits, slots, false, noc_inventory{}, 0);
+            EXPECT_EQ(c.flit_hops, static_cast<std::uint64_t>(n));
+            EXPECT_NEAR(t.dynamic_pj(), by_hand, k_rel * by_hand) << "0 -> " << dst;
+            EXPECT_EQ(t.static_pj, 0.0);
+        }
     }
 }
 
@@ -144,7 +152,9 @@ TEST(noc_energy, one_flit_over_n_hops_by_hand) {
 TEST(noc_energy, one_flit_over_a_bypass_segment_by_hand) {
     energy_params e;
     e.buffer_write.pj_per_bit = 0.006;
+    e.buffer_write_slot.pj_per_bit = 0.0002;
     e.buffer_read.pj_per_bit = 0.005;
+    e.buffer_read_slot.pj_per_bit = 0.0003;
     e.crossbar.pj_per_bit = 0.008;
     e.allocation.pj = 0.25;
     e.link.pj_per_bit_mm = 0.1;
@@ -163,9 +173,9 @@ TEST(noc_energy, one_flit_over_a_bypass_segment_by_hand) {
     const network_counts& c = net.counts();
     ASSERT_EQ(c.flit_hops, 1u);
     ASSERT_EQ(c.bypass_flit_hops, 1u);
-    const double by_hand = 2 * bits * (0.006 + 0.005 + 0.008) + 3 * 0.25 + 3 * pitch * bits * 0.1 +
-                           bits * 0.002 + 2 * bits * 0.001;
-    const energy_totals t = energy_totals::of(c, e, pitch, bits, true, noc_inventory{}, 0);
+    const double by_hand = 2 * bits * (0.006 + 128 * 0.0002 + 0.005 + 128 * 0.0003 + 0.008) +
+                           3 * 0.25 + 3 * pitch * bits * 0.1 + bits * 0.002 + 2 * bits * 0.001;
+    const energy_totals t = energy_totals::of(c, e, pitch, bits, 128, true, noc_inventory{}, 0);
     EXPECT_NEAR(t.dynamic_pj(), by_hand, k_rel * by_hand);
 }
 
@@ -265,15 +275,47 @@ TEST(noc_energy, link_static_power_is_per_wire_as_dsent) {
 // of the read, its decoder and select lines, does not shrink with the width).
 TEST(noc_energy, dynamic_energies_are_per_bit_as_dsent) {
     const energy_params e;
+    const double write = e.buffer_write.pj_per_bit + 128 * e.buffer_write_slot.pj_per_bit;
+    const double read = e.buffer_read.pj_per_bit + 128 * e.buffer_read_slot.pj_per_bit;
     struct dsent_flit {
         double bits, write, read, crossbar, link;
     };
     for (const auto& r : {dsent_flit{128, 14.2386, 13.7336, 1.171, 12.2807},
                           dsent_flit{1024, 113.031, 108.674, 9.28895, 98.2457}}) {
-        EXPECT_NEAR(e.buffer_write.pj_per_bit * r.bits, r.write, 0.015 * r.write) << r.bits;
-        EXPECT_NEAR(e.buffer_read.pj_per_bit * r.bits, r.read, 0.015 * r.read) << r.bits;
+        EXPECT_NEAR(write * r.bits, r.write, 0.015 * r.write) << r.bits;
+        EXPECT_NEAR(read * r.bits, r.read, 0.015 * r.read) << r.bits;
         EXPECT_NEAR(e.crossbar.pj_per_bit * r.bits, r.crossbar, 0.015 * r.crossbar) << r.bits;
         EXPECT_NEAR(e.link.pj_per_bit_mm * 3.0 * r.bits, r.link, 0.015 * r.link) << r.bits;
+    }
+}
+
+// A buffer write and read cost more the more slots the port's buffer has (DSENT's DFF-RAM
+// drives the write data to every entry and reads through an N:1 multiplexer): DSENT's
+// WriteBuffer and ReadBuffer per flit (pJ) at 32, 64 and 256 slots a port (4 VCs x 8 and 16,
+// 8 VCs x 32) at 544 bits, and at 128 bits x 32 slots and 1024 bits x 64, against the
+// defaults' line through the 128-slot default, buffer_write + slots x buffer_write_slot per
+// bit.  Measured gaps: 544 bits -0.35 % to +0.48 %; 1024 x 64 within 0.3 %; 128 x 32 write
+// -0.33 %, read -1.83 % (the read is not quite per bit at 128 bits, as above).  Tolerances
+// 1 % at 544 bits, 2.5 % at the other widths: those gaps and the per-bit test's.
+TEST(noc_energy, buffer_energies_follow_the_buffer_depth_as_dsent) {
+    const energy_params e;
+    struct dsent_buffer {
+        double bits, slots, write, read, rel;
+    };
+    for (const auto& r : {dsent_buffer{544, 32, 18.2487, 16.5966, 0.01},
+                          dsent_buffer{544, 64, 32.2057, 30.4284, 0.01},
+                          dsent_buffer{544, 256, 115.712, 112.295, 0.01},
+                          dsent_buffer{128, 32, 4.32793, 3.9717, 0.025},
+                          dsent_buffer{1024, 64, 60.5606, 57.1664, 0.025}}) {
+        network_counts c;
+        c.buffer_writes = 1;
+        const double write =
+            energy_totals::of(c, e, 3.0, r.bits, r.slots, false, noc_inventory{}, 0).buffer_pj;
+        c.buffer_writes = 0, c.buffer_reads = 1;
+        const double read =
+            energy_totals::of(c, e, 3.0, r.bits, r.slots, false, noc_inventory{}, 0).buffer_pj;
+        EXPECT_NEAR(write, r.write, r.rel * r.write) << r.bits << " bits x " << r.slots;
+        EXPECT_NEAR(read, r.read, r.rel * r.read) << r.bits << " bits x " << r.slots;
     }
 }
 
@@ -303,7 +345,8 @@ TEST(noc_energy, idle_mesh_with_the_dsent_defaults) {
         16 * 1.011 +
         (16 * 3.953 + 400 * 0.4355 + 80 * 4.226 + 10240 * 1.967 + 144 * 0.11365) * 0.544;
     const double t_ns = 1e6;  // 1 ms
-    const energy_totals tot = energy_totals::of(network_counts{}, e, 3.0, 544, false, inv, t_ns);
+    const energy_totals tot =
+        energy_totals::of(network_counts{}, e, 3.0, 544, 128, false, inv, t_ns);
     EXPECT_EQ(tot.dynamic_pj(), 0.0);
     EXPECT_NEAR(tot.static_mw, by_hand_mw, k_rel * by_hand_mw);
     EXPECT_NEAR(tot.total_pj(), by_hand_mw * t_ns, k_rel * by_hand_mw * t_ns);
@@ -313,7 +356,8 @@ TEST(noc_energy, idle_mesh_with_the_dsent_defaults) {
 
 // One 544-bit flit over n mesh hops with the default energies (event counts as in
 // one_flit_over_n_hops_by_hand: n + 1 buffer writes, reads and crossbars, 2n + 1 allocations,
-// n links of 3 mm), by hand from the defaults and from DSENT's per-flit figures.
+// n links of 3 mm, 4 VCs x 32 flits a port), by hand from the defaults and from DSENT's
+// per-flit figures.
 TEST(noc_energy, one_flit_over_n_hops_with_the_dsent_defaults) {
     const energy_params e;
     const double bits = 544, pitch = 3.0;
@@ -321,10 +365,12 @@ TEST(noc_energy, one_flit_over_n_hops_with_the_dsent_defaults) {
         const network_counts c = one_flit_from_0_to(dst);
         const double r = n + 1;
         const double by_hand =
-            r * bits * (0.1105 + 0.1063 + 0.009081) + (r + n) * 0.1182 + n * pitch * bits * 0.03198;
+            r * bits * (0.0081 + 128 * 0.0008 + 0.00518 + 128 * 0.00079 + 0.009081) +
+            (r + n) * 0.1182 + n * pitch * bits * 0.03198;
         const double dsent =
             r * (60.1066 + 57.8128 + 4.93987) + (r + n) * (0.0448458 + 0.073377) + n * 52.1931;
-        const energy_totals t = energy_totals::of(c, e, pitch, bits, false, noc_inventory{}, 0);
+        const energy_totals t =
+            energy_totals::of(c, e, pitch, bits, 128, false, noc_inventory{}, 0);
         EXPECT_NEAR(t.dynamic_pj(), by_hand, k_rel * by_hand) << "0 -> " << dst;
         EXPECT_NEAR(t.dynamic_pj(), dsent, k_dsent_rel * dsent) << "0 -> " << dst;
     }
