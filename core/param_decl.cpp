@@ -45,8 +45,10 @@ const char* param_kind_name(param_kind k) {
             return "length";
         case param_kind::POWER:
             return "power";
-        case param_kind::POWER_PER_LENGTH:
-            return "power per mm";
+        case param_kind::POWER_PER_BIT:
+            return "per-bit power";
+        case param_kind::POWER_PER_BIT_LENGTH:
+            return "per-bit-per-mm power";
         case param_kind::GROUP:
             return "map";
         case param_kind::GROUP_LIST:
@@ -77,8 +79,10 @@ std::string param_decl::unit_text() const {
             return "length (um, mm, cm)";
         case param_kind::POWER:
             return "power (uW, mW, W)";
-        case param_kind::POWER_PER_LENGTH:
-            return "power per mm (uW/mm, mW/mm)";
+        case param_kind::POWER_PER_BIT:
+            return "power per bit (nW/bit, uW/bit, mW/bit)";
+        case param_kind::POWER_PER_BIT_LENGTH:
+            return "power per bit and mm (nW/bit/mm, uW/bit/mm)";
         case param_kind::GROUP:
             return "map of the keys below";
         case param_kind::GROUP_LIST:
@@ -114,8 +118,10 @@ units::family family_of(param_kind k) {
             return units::family::LENGTH;
         case param_kind::POWER:
             return units::family::POWER;
-        case param_kind::POWER_PER_LENGTH:
-            return units::family::POWER_PER_LENGTH;
+        case param_kind::POWER_PER_BIT:
+            return units::family::POWER_PER_BIT;
+        case param_kind::POWER_PER_BIT_LENGTH:
+            return units::family::POWER_PER_BIT_LENGTH;
         default:
             return units::family::NUMBER;
     }

@@ -35,13 +35,14 @@ enum class param_kind {
     ENERGY_PER_BIT_LENGTH,
     LENGTH,
     POWER,
-    POWER_PER_LENGTH,
+    POWER_PER_BIT,
+    POWER_PER_BIT_LENGTH,
     GROUP,      // a sub-map of declared params (`fields`), stored into a struct member
     GROUP_LIST  // a list of such sub-maps, stored into a std::vector of the struct
 };
 
 const char* param_kind_name(param_kind k);
-// Whether a kind is a quantity with a unit family (TIME, SIZE, ..., POWER_PER_LENGTH).
+// Whether a kind is a quantity with a unit family (TIME, SIZE, ..., POWER_PER_BIT_LENGTH).
 bool is_quantity(param_kind k);
 
 struct param_decl {
@@ -204,8 +205,12 @@ struct kind_of<units::power> {
     static constexpr param_kind value = param_kind::POWER;
 };
 template <>
-struct kind_of<units::power_per_length> {
-    static constexpr param_kind value = param_kind::POWER_PER_LENGTH;
+struct kind_of<units::power_per_bit> {
+    static constexpr param_kind value = param_kind::POWER_PER_BIT;
+};
+template <>
+struct kind_of<units::power_per_bit_length> {
+    static constexpr param_kind value = param_kind::POWER_PER_BIT_LENGTH;
 };
 
 template <typename M>
@@ -241,7 +246,8 @@ M parse_as(const config_node& v, const param_decl& d, const std::string& key) {
                          std::is_same_v<M, units::energy_per_bit> ||
                          std::is_same_v<M, units::energy_per_bit_length> ||
                          std::is_same_v<M, units::length> || std::is_same_v<M, units::power> ||
-                         std::is_same_v<M, units::power_per_length>) {
+                         std::is_same_v<M, units::power_per_bit> ||
+                         std::is_same_v<M, units::power_per_bit_length>) {
         return M{to_quantity(v, d, key)};
     } else {
         return to_real_list(v, d, key);

@@ -18,7 +18,7 @@ struct unit_def {
 };
 
 // Case-sensitive on purpose: "mb/s" (millibits?) and "Mb/s" must not be confused.
-constexpr std::array<unit_def, 77> k_units{{
+constexpr std::array<unit_def, 81> k_units{{
     {"ps", family::TIME, 1e-12},
     {"ns", family::TIME, 1e-9},
     {"us", family::TIME, 1e-6},
@@ -91,8 +91,12 @@ constexpr std::array<unit_def, 77> k_units{{
     {"\xC2\xB5W", family::POWER, 1e-3},  // µW
     {"mW", family::POWER, 1.0},
     {"W", family::POWER, 1e3},
-    {"uW/mm", family::POWER_PER_LENGTH, 1e-3},
-    {"mW/mm", family::POWER_PER_LENGTH, 1.0},
+    {"nW/bit", family::POWER_PER_BIT, 1e-3},
+    {"uW/bit", family::POWER_PER_BIT, 1.0},
+    {"mW/bit", family::POWER_PER_BIT, 1e3},
+    {"nW/bit/mm", family::POWER_PER_BIT_LENGTH, 1e-3},
+    {"uW/bit/mm", family::POWER_PER_BIT_LENGTH, 1.0},
+    {"mW/bit/mm", family::POWER_PER_BIT_LENGTH, 1e3},
     {"GT/s", family::NUMBER, 0.0},  // placeholder: rejected below with a hint (transfers, not bits)
     {"bit", family::NUMBER, 0.0},   // placeholder: sizes are in bytes
     {"%", family::NUMBER, 0.01},
@@ -242,8 +246,10 @@ const char* family_name(family f) {
             return "length";
         case family::POWER:
             return "power";
-        case family::POWER_PER_LENGTH:
-            return "power per mm";
+        case family::POWER_PER_BIT:
+            return "per-bit power";
+        case family::POWER_PER_BIT_LENGTH:
+            return "per-bit-per-mm power";
     }
     return "?";
 }
@@ -272,8 +278,10 @@ const char* family_example(family f) {
             return "3mm (units um, mm, cm)";
         case family::POWER:
             return "2.5mW (units uW, mW, W)";
-        case family::POWER_PER_LENGTH:
-            return "0.05mW/mm (units uW/mm, mW/mm)";
+        case family::POWER_PER_BIT:
+            return "2uW/bit (units nW/bit, uW/bit, mW/bit)";
+        case family::POWER_PER_BIT_LENGTH:
+            return "0.1uW/bit/mm (units nW/bit/mm, uW/bit/mm, mW/bit/mm)";
     }
     return "?";
 }

@@ -21,7 +21,8 @@ enum class family {
     ENERGY_PER_BIT_LENGTH,  // pJ/bit/mm (on-chip wires)
     LENGTH,                 // mm
     POWER,                  // mW (static power)
-    POWER_PER_LENGTH        // mW/mm (static power of wires)
+    POWER_PER_BIT,          // uW/bit (static power of a component per bit of its datapath)
+    POWER_PER_BIT_LENGTH    // uW/bit/mm (static power of wires, per wire and mm)
 };
 
 // "time", "bandwidth", ... as used in error messages and in `trainvp describe`.
@@ -31,8 +32,8 @@ const char* family_example(family f);
 
 // A parsed quantity in the family's base unit: seconds, hertz, bytes, bytes per second, a plain
 // number, or for the on-chip families picojoules (per bit, per bit and millimetre) and
-// millimetres, milliwatts (per mm), the units their models compute in, so that a value given in
-// them is exact.
+// millimetres, milliwatts, microwatts per bit (and mm), the units their models compute in, so that
+// a value given in them is exact.
 struct quantity {
     family fam = family::NUMBER;
     double value = 0.0;
@@ -103,8 +104,11 @@ struct length {
 struct power {
     double mw = 0.0;
 };
-struct power_per_length {
-    double mw_per_mm = 0.0;
+struct power_per_bit {
+    double uw_per_bit = 0.0;
+};
+struct power_per_bit_length {
+    double uw_per_bit_mm = 0.0;
 };
 
 // Formats a value in a readable unit ("12.5 GB/s", "409.6 ns", "4 KiB") for summaries.

@@ -95,19 +95,21 @@ LEDGER = [
      "GARNET's topologies share one link width; aries.md states no equal-cost rule "
      "(equal bisection is reported separately)"),
     ("chiplet pitch", "3 mm", "noc.interposer `pitch`: Simba's chiplets (aries.md [7]) + a gap"),
-    ("dynamic energies", "buffer write/read 0.1105/0.1063 pJ/bit, crossbar 0.009081 pJ/bit, "
+    ("dynamic energies", "buffer write/read 0.1105/0.1063 pJ/bit at 4 VCs x 32 flits "
+     "(0.0081/0.00518 + 0.0008/0.00079 per slot of the port), crossbar 0.009081 pJ/bit, "
      "allocation 0.1182 pJ, link 0.03198 pJ/bit/mm, mux 0.001579 pJ/bit, segment switch "
      "0.0007791 pJ/bit",
      "DSENT 0.91 Bulk32LVT run, 5-port router, 4 VCs x 32 flits, 544-bit flits, 1 GHz, 3 mm "
      "global-wire link, 3:1 and 2:1 544-bit muxes (docs/dsent-32nm.md: per flit / 544 bits, per "
      "3 mm); assumption: a VC allocation costs a switch allocation (DSENT has no VC allocator) "
      "and DSENT's 2:1 mux stands in for a segment switch; noc.interposer `energy.*`"),
-    ("static power", "router 5.748 mW, crosspoint 0.01178 mW, port 2.299 mW, buffer slot "
-     "0.03883 mW, link 0.06183 mW/mm, mux 0.5921 mW, segment switch 0.2960 mW",
+    ("static power", "per router 3.598 mW (allocators); per flit bit: clock tree 3.953 uW, "
+     "crosspoint 0.02166 uW, port 4.226 uW, buffer slot 0.07138 uW, link 0.11365 uW/mm, mux "
+     "1.088 uW, segment switch 0.5442 uW (x 544 bits: router 42.39 mW)",
      "the paper's router: DSENT 0.91 Bulk32LVT leakage of the buffers, crossbar and switch "
      "allocator x aries.md §V-D's area / DSENT's area for the same router at 45 nm (Bulk45LVT: "
      "98740/2720380, 17806/358095, 4589 and 9066/1290.08; DSENT's 544-bit flip-flop buffers "
-     "are 27.6x the paper's), + clock tree leakage and switching at 1 GHz per router; DSENT's "
+     "are 27.6x the paper's), + clock tree leakage and switching at 1 GHz; DSENT's "
      "own pipeline registers per port (3 x 544 + 3 DFFs), link driver / 3 mm and muxes "
      "(docs/dsent-32nm.md); assumption: the paper's router leaks per area as DSENT's, "
      "DSENT's 2:1 mux for a segment switch; configs/papers/aries/package.yaml `energy.*_static` "

@@ -21,13 +21,16 @@ noc_inventory noc_inventory::of(const noc_topology& t, int vcs, int vc_buffers, 
     return n;
 }
 
-double noc_inventory::static_mw(const energy_params& e) const {
-    return static_cast<double>(routers) * e.router_static.mw +
-           static_cast<double>(crosspoints) * e.crosspoint_static.mw +
-           static_cast<double>(ports) * e.port_static.mw +
-           static_cast<double>(buffer_slots) * e.buffer_static.mw +
-           link_mm * e.link_static.mw_per_mm + static_cast<double>(muxes) * e.mux_static.mw +
-           static_cast<double>(segment_switches) * e.segment_switch_static.mw;
+double noc_inventory::static_mw(const energy_params& e, double flit_bits) const {
+    const double per_bit_uw =
+        static_cast<double>(routers) * e.clock_static.uw_per_bit +
+        static_cast<double>(crosspoints) * e.crosspoint_static.uw_per_bit +
+        static_cast<double>(ports) * e.port_static.uw_per_bit +
+        static_cast<double>(buffer_slots) * e.buffer_static.uw_per_bit +
+        link_mm * e.link_static.uw_per_bit_mm +
+        static_cast<double>(muxes) * e.mux_static.uw_per_bit +
+        static_cast<double>(segment_switches) * e.segment_switch_static.uw_per_bit;
+    return static_cast<double>(routers) * e.router_static.mw + per_bit_uw * flit_bits * 1e-3;
 }
 
 }  // namespace trainvp::noc

@@ -2,7 +2,8 @@
 // crosspoints and buffer slots, the links by length, and ARIES's muxes and segment switches.
 // Counted from the topology (a flattened butterfly's radix and express links, ARIES's
 // configured bypass segments) and the router params; the static half of the power model
-// (energy/noc_energy.h).  Pure C++.
+// (energy/noc_energy.h).  Every component but the allocators is charged per bit of its
+// datapath (energy_params.h), so static power follows the flit width.  Pure C++.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,9 @@ struct noc_inventory {
     // `pitch_mm`: length of a one-pitch link.
     static noc_inventory of(const noc_topology& t, int vcs, int vc_buffers, double pitch_mm);
 
-    // Static power in mW.
-    double static_mw(const energy_params& e) const;
+    // Static power in mW of a NoC of `flit_bits`-bit flits (its buffers, crossbar, registers,
+    // clock tree, links and muxes are that many bits wide).
+    double static_mw(const energy_params& e, double flit_bits) const;
 };
 
 }  // namespace trainvp::noc

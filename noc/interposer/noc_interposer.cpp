@@ -731,9 +731,10 @@ void noc_interposer::end_of_run() {
         per_iteration.bypass_flit_hops /= n;
         per_iteration.link_flit_pitches /= per_run;
     }
-    const energy_totals e = energy_totals::of(per_iteration, m_energy, m_pitch.mm,
-                                              static_cast<double>(m_flit_size.bytes) * 8,
-                                              m_topo->kind() == topology_kind::ARIES, inv, time_ns);
+    const energy_totals e = energy_totals::of(
+        per_iteration, m_energy, m_pitch.mm, static_cast<double>(m_flit_size.bytes) * 8,
+        static_cast<double>(m_router.vcs * m_router.vc_buffers),
+        m_topo->kind() == topology_kind::ARIES, inv, time_ns);
     m_e_buffer.set(e.buffer_pj);
     m_e_crossbar.set(e.crossbar_pj);
     m_e_alloc.set(e.allocation_pj);

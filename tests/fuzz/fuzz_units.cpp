@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (auto f :
          {family::NUMBER, family::TIME, family::FREQUENCY, family::SIZE, family::BANDWIDTH,
           family::COMPUTE, family::ENERGY, family::ENERGY_PER_BIT, family::ENERGY_PER_BIT_LENGTH,
-          family::LENGTH, family::POWER, family::POWER_PER_LENGTH}) {
+          family::LENGTH, family::POWER, family::POWER_PER_BIT, family::POWER_PER_BIT_LENGTH}) {
         std::string why;
         const auto q = trainvp::units::parse(text, f, why);
         if (q && !std::isfinite(q->value)) std::abort();

@@ -188,12 +188,19 @@ TEST(units, on_chip_energy_and_length_in_the_model_units) {
     EXPECT_DOUBLE_EQ(parse_ok("100fJ/bit/mm", family::ENERGY_PER_BIT_LENGTH), 0.1);
     EXPECT_DOUBLE_EQ(parse_ok("2500um", family::LENGTH), 2.5);
     EXPECT_DOUBLE_EQ(parse_ok("1cm", family::LENGTH), 10.0);
-    // Static power (the NoC's leakage model) in mW and mW/mm.
+    // Static power (the NoC's leakage model) in mW, mW per bit and per bit and mm.
     EXPECT_EQ(parse_ok("2.5mW", family::POWER), 2.5);
     EXPECT_DOUBLE_EQ(parse_ok("20uW", family::POWER), 0.02);
     EXPECT_DOUBLE_EQ(parse_ok("1W", family::POWER), 1000.0);
-    EXPECT_EQ(parse_ok("0.05mW/mm", family::POWER_PER_LENGTH), 0.05);
-    EXPECT_DOUBLE_EQ(parse_ok("50uW/mm", family::POWER_PER_LENGTH), 0.05);
+    EXPECT_EQ(parse_ok("1.967uW/bit", family::POWER_PER_BIT), 1.967);
+    EXPECT_DOUBLE_EQ(parse_ok("0.002mW/bit", family::POWER_PER_BIT), 2.0);
+    EXPECT_DOUBLE_EQ(parse_ok("71.38nW/bit", family::POWER_PER_BIT), 0.07138);
+    EXPECT_EQ(parse_ok("0.11365uW/bit/mm", family::POWER_PER_BIT_LENGTH), 0.11365);
+    EXPECT_DOUBLE_EQ(parse_ok("113.65nW/bit/mm", family::POWER_PER_BIT_LENGTH), 0.11365);
+    EXPECT_DOUBLE_EQ(parse_ok("1mW/bit/mm", family::POWER_PER_BIT_LENGTH), 1000.0);
+    EXPECT_EQ(parse_err("2uW", family::POWER_PER_BIT),
+              "'2uW' is a power, but a per-bit power is expected, e.g. 2uW/bit (units nW/bit, "
+              "uW/bit, mW/bit)");
     EXPECT_EQ(
         parse_err("0.25pJ", family::ENERGY_PER_BIT),
         "'0.25pJ' is a per-event energy, but a per-bit energy is expected, e.g. 0.006pJ/bit (units "
