@@ -10,12 +10,13 @@
 //    ports; the flit level interleaves their 8-flit packets, the message level shares fluidly.
 //  - DB-T: 7 %.  Messages share channels; the message level shares them max-min fairly, the
 //    flit level by round-robin switch allocation over 8-flit packets with 4 VCs and 32-flit
-//    buffers, whose head-of-line blocking it does not model (measured: -6 % .. +0.4 %).
+//    buffers, whose head-of-line blocking it does not model (measured: -6.2 % .. +0.3 %).
 //  - MT: 35 % up to 512 KiB, and the message level is the faster in large messages.  With one
 //    tree per rank dozens of flows cross each router; the flit level's separable allocator and
-//    VC/buffer blocking lose throughput that max-min fair sharing does not (measured: +3 % and
-//    +5.5 % at 64 KiB on 4x4 and 8x8, -16 % and -38 % at 2 MiB).  The 3 % the design asks for
-//    is NOT met for MT: message-level MT times are optimistic for large messages.
+//    VC/buffer blocking lose throughput that max-min fair sharing does not (measured: +2.2 %
+//    and +5.2 % at 64 KiB on 4x4 and 8x8, -18.5 % and -38.4 % at 2 MiB; session 18, after the
+//    fix of wake-ups between flow events).  The 3 % the design asks for is NOT met for MT:
+//    message-level MT times are optimistic for large messages.
 //  Energy: buffer writes and reads, crossbar traversals, switch allocations, flit hops and
 //  link length are equal exactly (the same flits cross the same routers); VC allocations are
 //  per 8-flit packet at both levels and equal unless a message is split in two halves.
