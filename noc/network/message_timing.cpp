@@ -195,14 +195,7 @@ void message_timing::advance(double t, std::vector<done>& out) {
         if (!(next <= t + k_eps)) break;
         // Events are handled at the end of the cycle they fall in, all of that cycle's
         // together (one rate computation per cycle with events).
-        const double at = std::max(m_t, std::ceil(next - k_eps));
-        const double dt = at - m_t;
-        for (auto& fl : m_flows) {
-            // Flits count as sent once the head reaches the destination (the pipeline fill
-            // before it is the latency added by the reach times).
-            if (fl.started && fl.reached == fl.reach.size()) fl.remaining -= fl.rate * dt;
-        }
-        m_t = at;
+        progress(std::max(m_t, std::ceil(next - k_eps)));
         m_released.clear();
         for (std::size_t i = 0; i < m_flows.size();) {
             flow& fl = m_flows[i];
@@ -236,7 +229,20 @@ void message_timing::advance(double t, std::vector<done>& out) {
         for (int src : m_released) admit(src, m_t);
         rates();
     }
-    m_t = std::max(m_t, t);
+    // No event until after t, but the flows move on up to t: a caller may advance to any
+    // cycle (a training plan wakes the network at its compute events), and the flits sent
+    // since the last event count.
+    if (t > m_t) progress(t);
+}
+
+void message_timing::progress(double to) {
+    const double dt = to - m_t;
+    for (auto& fl : m_flows) {
+        // Flits count as sent once the head reaches the destination (the pipeline fill
+        // before it is the latency added by the reach times).
+        if (fl.started && fl.reached == fl.reach.size()) fl.remaining -= fl.rate * dt;
+    }
+    m_t = to;
 }
 
 }  // namespace trainvp::noc

@@ -85,6 +85,9 @@ private:
     // Gives the free injection slots of `router` to its queued flows, in creation order.
     void admit(int router, double now);
     void rates();
+    // Moves the started flows' fluid transfer on from m_t to `to` at their current rates
+    // (no event in between) and sets m_t = to.
+    void progress(double to);
     // Tells m_components the resources `fl` started or stopped using since it used
     // resources[lo, hi) (none after it is `gone`).
     void track(const flow& fl, std::size_t lo, std::size_t hi, bool gone);

@@ -23,12 +23,24 @@ struct result {
     std::vector<gradient_bucket_plan> last;
 };
 
+network_config level(bool message) {
+    network_config cfg;
+    cfg.message_level = message;
+    return cfg;
+}
+
 result run(std::vector<pipeline_layer> layers, std::vector<gradient_bucket_plan> buckets,
-           int iterations, layer_pipeline_traffic::policy p) {
+           int iterations, layer_pipeline_traffic::policy p, bool message = false) {
     const auto t = noc_topology::mesh(k);
     const auto rt = route_table::dimension_order(t);
-    noc_network net(t, rt, network_config{});
-    layer_pipeline_traffic tr(std::move(layers), std::move(buckets), iterations, p, ring);
+    noc_network net(t, rt, level(message));
+    // At message level a message is one flow, as noc.interposer's make_traffic hands it.
+    layer_pipeline_traffic tr(std::move(layers), std::move(buckets), iterations, p,
+                              [message](std::uint64_t bytes) {
+                                  auto c = ring(bytes);
+                                  c->whole_messages(message);
+                                  return c;
+                              });
     tr.attach(net);
     net.set_source(&tr);
     net.run_until(100000000);
@@ -82,6 +94,45 @@ TEST(layer_pipeline, lifo_serves_the_last_produced_bucket_first) {
     const auto fifo = run(layers, buckets, 1, layer_pipeline_traffic::policy::FIFO);
     EXPECT_EQ(fifo.last[1].start, ready0 + t + 1);
     EXPECT_EQ(fifo.last[2].start, ready0 + 2 * (t + 1));
+}
+
+// An all-reduce that runs while the backward pass goes on takes its time alone, at both
+// levels: the plan wakes the network at the end of every layer's backward pass, and a wake-up
+// between two of the network's own events must not cost the messages in flight anything.
+// Layer 40 closes bucket 0 (1 MiB, T = 29,339 cycles at 4x4); the 40 layers below it take 997
+// cycles of backward pass each (39,880 cycles, so bucket 0 ends under them) and close bucket 1
+// at layer 0.  Exact: T alone is the same run on an idle network.  (Before session 18's fix
+// the message level lost the flits sent between a ring step's last event and each wake-up:
+// bucket 0 took 29,877 cycles instead of 29,339.)
+TEST(layer_pipeline, an_allreduce_under_the_backward_pass_takes_its_time_alone) {
+    const std::uint64_t x = 1 << 20, y = 16 * 1024;
+    for (const bool message : {false, true}) {
+        SCOPED_TRACE(message ? "message level" : "flit level");
+        const auto alone_at = [&](std::uint64_t bytes) {
+            const auto t = noc_topology::mesh(k);
+            const auto rt = route_table::dimension_order(t);
+            noc_network net(t, rt, level(message));
+            auto c = ring(bytes);
+            c->whole_messages(message);
+            c->attach(net);
+            net.set_source(c.get());
+            net.run_until(100000000);
+            EXPECT_TRUE(c->done());
+            return c->finish_cycle();
+        };
+        const std::uint64_t tx = alone_at(x), ty = alone_at(y);
+        std::vector<pipeline_layer> layers(41, pipeline_layer{10, 997, -1});
+        layers[0].bucket = 1;
+        layers[40] = {10, 5, 0};
+        ASSERT_LT(tx, 40u * 997);
+        const auto r = run(layers, {{"top", x}, {"bottom", y}}, 1,
+                           layer_pipeline_traffic::policy::LIFO, message);
+        const std::uint64_t ready0 = 41 * 10 + 5;
+        EXPECT_EQ(r.last[0].start, ready0);
+        EXPECT_EQ(r.last[0].finish, ready0 + tx);
+        EXPECT_EQ(r.last[1].start, ready0 + 40 * 997);
+        EXPECT_EQ(r.last[1].finish, ready0 + 40 * 997 + ty);
+    }
 }
 
 }  // namespace
