@@ -121,6 +121,19 @@ COMMON = {
     ("ethernet.switch", "ports"): (INPUT, "one port per node of the cluster"),
 }
 
+# The hosts' copies through the TCP stack, the same reasoning for both clusters.
+STACK_COPIES = {
+    ("host.cpu", "stack.send_copy_traffic"): (ASSUMED, "1 B of DRAM traffic per sent byte: "
+                                                      "Linux TCP copies it once out of the "
+                                                      "user buffer (tcp_sendmsg); the "
+                                                      "socket-buffer side stays in the cache "
+                                                      "(Intel DDIO)"),
+    ("host.cpu", "stack.recv_copy_traffic"): (ASSUMED, "1 B per received byte: copied once "
+                                                      "into the user buffer (tcp_recvmsg), the "
+                                                      "socket-buffer side in the cache (Intel "
+                                                      "DDIO)"),
+}
+
 LEDGER = {
     "inceptionn": {
         ("host.cpu", "peak"): (PUBLIC, "Xeon E5-2640 v3 (inceptionn.md §VII-C): Intel ARK 8 "
@@ -136,15 +149,7 @@ LEDGER = {
                                                   "split)"),
         ("host.cpu", "stack.recv_rate"): (ASSUMED, "equal to send_rate (the one fitted "
                                                    "number; no published send/receive split)"),
-        ("host.cpu", "stack.send_copy_traffic"): (ASSUMED, "1 B of DRAM traffic per sent "
-                                                          "byte: Linux TCP copies it once out "
-                                                          "of the user buffer (tcp_sendmsg); "
-                                                          "the socket-buffer side stays in "
-                                                          "the cache (Intel DDIO)"),
-        ("host.cpu", "stack.recv_copy_traffic"): (ASSUMED, "1 B per received byte: copied "
-                                                          "once into the user buffer "
-                                                          "(tcp_recvmsg), the socket-buffer "
-                                                          "side in the cache (Intel DDIO)"),
+        **STACK_COPIES,
         ("host.cpu", "stack.cache"): (PUBLIC, "Xeon E5-2640 v3: 20 MB last-level cache "
                                               "(Intel ARK)"),
         ("memory", "bandwidth"): (PUBLIC, "4 channels DDR4-1866, the E5-2640 v3's fastest "
@@ -212,15 +217,7 @@ LEDGER = {
                                                              "arithmetic)"),
         ("host.cpu", "stack.cache"): (PUBLIC, "Xeon Platinum 8280: 38.5 MB last-level cache "
                                               "(Intel ARK)"),
-        ("host.cpu", "stack.send_copy_traffic"): (ASSUMED, "1 B of DRAM traffic per sent "
-                                                          "byte: Linux TCP copies it once out "
-                                                          "of the user buffer (tcp_sendmsg); "
-                                                          "the socket-buffer side stays in "
-                                                          "the cache (Intel DDIO)"),
-        ("host.cpu", "stack.recv_copy_traffic"): (ASSUMED, "1 B per received byte: copied "
-                                                          "once into the user buffer "
-                                                          "(tcp_recvmsg), the socket-buffer "
-                                                          "side in the cache (Intel DDIO)"),
+        **STACK_COPIES,
         ("memory", "bandwidth"): (PUBLIC, "Xeon Platinum 8280: 6 channels DDR4-2933 (Intel "
                                           "ARK): 140.8 GB/s"),
         ("memory", "size"): (ASSUMED, "192 GiB, a common fit for 6 channels; does not affect "

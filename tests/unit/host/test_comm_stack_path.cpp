@@ -20,8 +20,9 @@ namespace {
 constexpr double k_bytes = 8.0 * 1024 * 1024;
 constexpr double k_b_over_r_ns = k_bytes * 8.0 / 10e9 * 1e9;
 
-std::string two_hosts(const std::string& host_extra, const std::string& nic,
-                      const std::string& tos) {
+// Two nodes back to back; `ops` is the workload's op lists (n[0].host, n[1].host).
+std::string node_pair(const std::string& host_extra, const std::string& nic,
+                      const std::string& ops) {
     return R"(
 templates:
   node:
@@ -46,12 +47,19 @@ connections:
   - link.a_out -> n[0].nic.eth_rx
 workload:
   ops:
-    n[0].host:
-      - {op: send, to: 1, bytes: 8MiB, tag: 1, tos: )" +
-           tos + R"(}
-    n[1].host:
-      - {op: recv, from: 0, bytes: 8MiB, tag: 1}
-)";
+)" + ops;
+}
+
+// Node 0 sends 8 MiB to node 1.
+std::string two_hosts(const std::string& host_extra, const std::string& nic,
+                      const std::string& tos) {
+    return node_pair(host_extra, nic,
+                     "    n[0].host:\n"
+                     "      - {op: send, to: 1, bytes: 8MiB, tag: 1, tos: " +
+                         tos +
+                         "}\n"
+                         "    n[1].host:\n"
+                         "      - {op: recv, from: 0, bytes: 8MiB, tag: 1}\n");
 }
 
 double stat(const nlohmann::json& j, const std::string& block, const std::string& s) {
@@ -289,36 +297,13 @@ TEST(comm_stack_path, copies_take_memory_bandwidth_from_compute) {
 // exactly (rounded to the ps).  Received after the compute op (its receive waits for it, and
 // the message lands while the cores are idle), nothing is lost.  One simulation per process.
 std::string receiving_while_computing(const std::string& sender_ops) {
-    return R"(
-templates:
-  node:
-    components:
-      host: {type: host.cpu, node_id: "${index}", peak: 1TFLOP/s, efficiency: 1,
-             stack: {recv_rate: 10Gb/s, irq_share: 0.25}}
-      mem: {type: memory, bandwidth: 140.8GB/s, latency: 80ns, ports: 2}
-      nic: {type: nic.basic, node_id: "${index}", rate: 400Gb/s, mtu: 9000B}
-    connections:
-      - host.mem -> mem.target[0]
-      - host.nic -> nic.host
-      - nic.notify -> host.nic_notify
-      - nic.pcie -> mem.target[1]
-components:
-  n: {template: node, count: 2}
-  link: {type: ethernet.link, rate: 400Gb/s, propagation: 10ns}
-connections:
-  - n[0].nic.eth_tx -> link.a_in
-  - link.b_out -> n[1].nic.eth_rx
-  - n[1].nic.eth_tx -> link.b_in
-  - link.a_out -> n[0].nic.eth_rx
-workload:
-  ops:
-    n[0].host:
-)" + sender_ops +
-           R"(
-    n[1].host:
-      - {op: compute, flops: 1e10, name: c}
-      - {op: recv, from: 0, bytes: 8MiB, tag: 1}
-)";
+    return node_pair(", peak: 1TFLOP/s, efficiency: 1, stack: {recv_rate: 10Gb/s, irq_share: 0.25}",
+                     "nic.basic",
+                     "    n[0].host:\n" + sender_ops +
+                         "\n"
+                         "    n[1].host:\n"
+                         "      - {op: compute, flops: 1e10, name: c}\n"
+                         "      - {op: recv, from: 0, bytes: 8MiB, tag: 1}\n");
 }
 
 constexpr double k_compute_ns = 1e7;                  // 1e10 FLOP / 1 TFLOP/s
