@@ -907,20 +907,21 @@ void host_cpu::steal_for_interrupts(std::uint64_t receive_work_ps, const sc_time
     if (m_stack_params.irq_share <= 0.0 || receive_work_ps == 0) return;
     unit_run& r = m_units[index_of(op_unit::CPU)];
     // Only a compute op running then loses the time (an idle core absorbs it; a measured pass,
-    // a delay op, already holds whatever its measurement met).
-    if (r.what.kind != op_kind::COMPUTE || m_ops.status_of(r.op).state != op_state::RUNNING ||
-        at < r.start) {
+    // a delay op, already holds whatever its measurement met).  The unit holds a running op
+    // in its MEMORY, FINISH and FINISHED phases only.
+    const bool memory = r.phase == unit_phase::MEMORY;
+    const bool timed = r.phase == unit_phase::FINISH || r.phase == unit_phase::FINISHED;
+    if (r.what.kind != op_kind::COMPUTE || !(memory || timed) || at < r.start ||
+        (timed && at >= r.end)) {
         return;
     }
     const sc_time stolen = ps_time(static_cast<std::uint64_t>(
         std::llround(m_stack_params.irq_share * static_cast<double>(receive_work_ps))));
-    if (r.phase == unit_phase::MEMORY) {
+    if (memory) {
         r.stolen += stolen;  // added when its end is known
-    } else if ((r.phase == unit_phase::FINISH || r.phase == unit_phase::FINISHED) && at < r.end) {
+    } else {
         r.end += stolen;
         progress_until(r.end);
-    } else {
-        return;
     }
     m_irq_stolen_ns.add(ns(stolen));
 }

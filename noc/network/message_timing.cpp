@@ -205,9 +205,15 @@ void message_timing::advance(double t, std::vector<done>& out) {
                    fl.start + fl.reach[fl.reached] <= m_t + k_eps) {
                 ++fl.reached;
             }
-            const bool finished = fl.started && fl.remaining <= k_eps * std::max(1.0, fl.rate);
+            // As next_time() sees them: a remainder that takes less than the clock's resolution
+            // at m_t is done now (else an event at m_t would change nothing, and come again).
+            const bool finished = fl.started && (fl.remaining <= k_eps * std::max(1.0, fl.rate) ||
+                                                 (fl.rate > 0 && fl.reached == fl.reach.size() &&
+                                                  m_t + fl.remaining / fl.rate <= m_t + k_eps));
+            const double over = fl.remaining - fl.buffered;
             if (fl.started && fl.holds_slot && m_t + k_eps >= fl.slot_until &&
-                (finished || fl.remaining <= fl.buffered + k_eps)) {
+                (finished || over <= k_eps ||
+                 (fl.rate > 0 && m_t + over / fl.rate <= m_t + k_eps))) {
                 // Its flits are all written into the local buffer: the interface takes the
                 // next queued message, whose head switches one cycle after this tail's write.
                 fl.holds_slot = false;
